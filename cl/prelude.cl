@@ -1,0 +1,156 @@
+// Device primitives shared by every kernel: the build options choose one
+// branch per device (DEVICE, CUDA_SM, LOCKSTEP, USE_SUBGROUPS, HAS_FP64).
+#ifndef TAILOR_PRELUDE_CL
+#define TAILOR_PRELUDE_CL
+
+#include "symbols.h"
+
+#if !defined(DEVICE) || !defined(CUDA_SM) || !defined(LOCKSTEP) || !defined(HAS_FP64) || \
+    !defined(USE_SUBGROUPS)
+#error "the build options must define DEVICE, CUDA_SM, LOCKSTEP, HAS_FP64 and USE_SUBGROUPS"
+#endif
+
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+
+#if HAS_FP64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
+#if USE_SUBGROUPS && defined(cl_intel_subgroups)
+#pragma OPENCL EXTENSION cl_intel_subgroups : enable
+#elif USE_SUBGROUPS && defined(cl_khr_subgroups)
+#pragma OPENCL EXTENSION cl_khr_subgroups : enable
+#elif USE_SUBGROUPS
+#error "USE_SUBGROUPS needs cl_intel_subgroups or cl_khr_subgroups"
+#endif
+
+// shuffle_down_uint(v, delta): the value of lane (lane + delta) of the 32-wide
+// warp, or v itself past the last lane.
+#if DEVICE == DEVICE_NVIDIA && CUDA_SM >= 70
+// Independent thread scheduling (sm_70+) makes implicit warp lockstep unsafe:
+// the exchange names its full member mask.
+#define LOCKSTEP_SHUFFLE 1
+inline uint shuffle_down_uint(uint v, uint delta)
+{
+    uint r;
+    __asm__ volatile("shfl.sync.down.b32 %0, %1, %2, 0x1f, 0xffffffff;"
+                     : "=r"(r) : "r"(v), "r"(delta));
+    return r;
+}
+#elif DEVICE == DEVICE_NVIDIA && CUDA_SM >= 30
+#define LOCKSTEP_SHUFFLE 1
+inline uint shuffle_down_uint(uint v, uint delta)
+{
+    uint r;
+    __asm__ volatile("shfl.down.b32 %0, %1, %2, 0x1f;" : "=r"(r) : "r"(v), "r"(delta));
+    return r;
+}
+#else
+// Below sm_30 and on AMD, lockstep groups exchange through volatile local memory.
+#define LOCKSTEP_SHUFFLE 0
+#endif
+
+#if LOCKSTEP_SHUFFLE
+inline float shuffle_down_float(float v, uint delta)
+{
+    return as_float(shuffle_down_uint(as_uint(v), delta));
+}
+#if HAS_FP64
+inline double shuffle_down_double(double v, uint delta)
+{
+    uint2 halves = as_uint2(v);
+    halves.x = shuffle_down_uint(halves.x, delta);
+    halves.y = shuffle_down_uint(halves.y, delta);
+    return as_double(halves);
+}
+#endif
+#endif
+
+// DEFINE_LOCKSTEP_REDUCE(NAME, T, COMBINE) defines
+//     T NAME(T v, __local volatile T *lanes)
+// which combines v over the LOCKSTEP lanes of the caller's lockstep group with
+// COMBINE; lane 0 returns the result. `lanes` is LOCKSTEP elements of local
+// memory private to the lockstep group (unused where lanes shuffle).
+#if LOCKSTEP > 0 && LOCKSTEP_SHUFFLE
+#define DEFINE_LOCKSTEP_REDUCE(NAME, T, COMBINE)                                       \
+    inline T NAME(T v, __local volatile T *lanes)                                      \
+    {                                                                                  \
+        (void)lanes;                                                                   \
+        for (uint offset = LOCKSTEP / 2; offset > 0; offset /= 2)                      \
+            v = COMBINE(v, CAT(shuffle_down_, T)(v, offset));                          \
+        return v;                                                                      \
+    }
+#elif LOCKSTEP > 0
+#define DEFINE_LOCKSTEP_REDUCE(NAME, T, COMBINE)                                       \
+    inline T NAME(T v, __local volatile T *lanes)                                      \
+    {                                                                                  \
+        uint lane = get_local_id(0) % LOCKSTEP;                                        \
+        lanes[lane] = v;                                                               \
+        for (uint offset = LOCKSTEP / 2; offset > 0; offset /= 2)                      \
+            if (lane < offset)                                                         \
+                lanes[lane] = v = COMBINE(v, lanes[lane + offset]);                    \
+        return v;                                                                      \
+    }
+#endif
+
+// DEFINE_GROUP_REDUCE(NAME, T, COMBINE, IDENTITY, SUBGROUP_REDUCE, GROUP_SIZE)
+// defines
+//     T NAME(T v, __local T *scratch)
+// which combines v over a 1-D work-group of GROUP_SIZE work-items (a power of
+// two); local id 0 returns the result. scratch holds GROUP_SIZE elements; the
+// caller puts a barrier between two calls that share it. Sub-groups where the
+// profile enables them, else lockstep groups, else a barrier tree.
+#if USE_SUBGROUPS
+#define DEFINE_GROUP_REDUCE(NAME, T, COMBINE, IDENTITY, SUBGROUP_REDUCE, GROUP_SIZE)   \
+    inline T NAME(T v, __local T *scratch)                                             \
+    {                                                                                  \
+        v = SUBGROUP_REDUCE(v);                                                        \
+        if (get_sub_group_local_id() == 0)                                             \
+            scratch[get_sub_group_id()] = v;                                           \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                  \
+        v = IDENTITY;                                                                  \
+        if (get_sub_group_id() == 0) {                                                 \
+            for (uint i = get_sub_group_local_id(); i < get_num_sub_groups();          \
+                 i += get_sub_group_size())                                            \
+                v = COMBINE(v, scratch[i]);                                            \
+            v = SUBGROUP_REDUCE(v);                                                    \
+        }                                                                              \
+        return v;                                                                      \
+    }
+#elif LOCKSTEP > 0
+#define DEFINE_GROUP_REDUCE(NAME, T, COMBINE, IDENTITY, SUBGROUP_REDUCE, GROUP_SIZE)   \
+    DEFINE_LOCKSTEP_REDUCE(CAT(NAME, _lockstep), T, COMBINE)                           \
+    inline T NAME(T v, __local T *scratch)                                             \
+    {                                                                                  \
+        uint lid = get_local_id(0);                                                    \
+        v = CAT(NAME, _lockstep)(v, scratch + lid / LOCKSTEP * LOCKSTEP);              \
+        if (GROUP_SIZE <= LOCKSTEP)                                                    \
+            return v;                                                                  \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                  \
+        if (lid % LOCKSTEP == 0)                                                       \
+            scratch[lid / LOCKSTEP] = v;                                               \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                  \
+        if (lid < LOCKSTEP) {                                                          \
+            v = lid < GROUP_SIZE / LOCKSTEP ? scratch[lid] : IDENTITY;                 \
+            v = CAT(NAME, _lockstep)(v, scratch);                                      \
+        }                                                                              \
+        return v;                                                                      \
+    }
+#else
+#define DEFINE_GROUP_REDUCE(NAME, T, COMBINE, IDENTITY, SUBGROUP_REDUCE, GROUP_SIZE)   \
+    inline T NAME(T v, __local T *scratch)                                             \
+    {                                                                                  \
+        uint lid = get_local_id(0);                                                    \
+        scratch[lid] = v;                                                              \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                  \
+        for (uint width = GROUP_SIZE / 2; width > 0; width /= 2) {                     \
+            if (lid < width)                                                           \
+                scratch[lid] = COMBINE(scratch[lid], scratch[lid + width]);            \
+            barrier(CLK_LOCAL_MEM_FENCE);                                              \
+        }                                                                              \
+        return scratch[0];                                                             \
+    }
+#endif
+
+#endif

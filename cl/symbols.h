@@ -1,0 +1,21 @@
+// Symbols shared by the C runtime and the kernels: the runtime passes them in
+// build options (-DDEVICE=DEVICE_NVIDIA, -DREDUCE_OP=REDUCE_SUM) and the
+// kernels compare against them in #if. Plain macros, valid C and OpenCL C.
+#ifndef TAILOR_SYMBOLS_H
+#define TAILOR_SYMBOLS_H
+
+#define DEVICE_GENERIC 0
+#define DEVICE_NVIDIA 1
+#define DEVICE_AMD 2
+#define DEVICE_INTEL 3
+#define DEVICE_CPU 4
+
+#define REDUCE_SUM 0
+#define REDUCE_MIN 1
+#define REDUCE_MAX 2
+
+// Layout of the reduction's scratch buffer: a uint completion counter at byte
+// 0, the work-groups' partial results from this byte offset on.
+#define REDUCE_SCRATCH_PARTIALS_OFFSET 128
+
+#endif

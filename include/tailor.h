@@ -1,0 +1,252 @@
+// tailor: OpenCL kernels specialized at run time for the device they run on.
+//
+// The application keeps ownership of its cl_context, cl_device_id, queues and
+// buffers. Every operation takes the queue to enqueue on, buffers with element
+// offsets, an OpenCL wait list and an optional out event, and returns as soon
+// as its work is enqueued. No function prints, aborts or exits.
+#ifndef TAILOR_H
+#define TAILOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <CL/cl.h>
+
+#if defined(_WIN32) && defined(TAILOR_BUILDING_LIBRARY)
+#define TAILOR_API __declspec(dllexport)
+#elif defined(TAILOR_BUILDING_LIBRARY)
+#define TAILOR_API __attribute__((visibility("default")))
+#else
+#define TAILOR_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// Status codes: 0 is success, every failure is negative. Codes and messages
+// come from this one table (name, value, message).
+#define TAILOR_STATUS_TABLE(X)                                                                    \
+    X(TAILOR_SUCCESS, 0, "success")                                                               \
+    X(TAILOR_ERROR_NULL_HANDLE, -1, "the tailor handle is NULL")                                  \
+    X(TAILOR_ERROR_INVALID_ARGUMENT, -2, "an argument is invalid")                                \
+    X(TAILOR_ERROR_INVALID_CONTEXT, -3, "the OpenCL context or device is NULL or invalid")        \
+    X(TAILOR_ERROR_INVALID_QUEUE, -4, "the queue is NULL or belongs to another context or device") \
+    X(TAILOR_ERROR_INVALID_BUFFER, -5,                                                            \
+      "a buffer is NULL, not a buffer, of another context, or lacks the access it needs")         \
+    X(TAILOR_ERROR_BUFFER_TOO_SMALL, -6, "a buffer is smaller than offset plus extent")           \
+    X(TAILOR_ERROR_SIZE_OVERFLOW, -7, "a size, offset or byte count overflows")                   \
+    X(TAILOR_ERROR_UNKNOWN_OPERATION, -8, "the operation enum has no such value")                 \
+    X(TAILOR_ERROR_UNKNOWN_DTYPE, -9, "the data type enum has no such value")                     \
+    X(TAILOR_ERROR_UNSUPPORTED, -10, "the device does not support this (for example f64 without fp64)") \
+    X(TAILOR_ERROR_INVALID_WAIT_LIST, -11, "the event wait list and its length disagree")         \
+    X(TAILOR_ERROR_BUILD_FAILED, -12, "building a kernel failed (the message holds the build log)") \
+    X(TAILOR_ERROR_OUT_OF_HOST_MEMORY, -13, "out of host memory")                                 \
+    X(TAILOR_ERROR_OUT_OF_DEVICE_MEMORY, -14, "out of device memory or resources")                \
+    X(TAILOR_ERROR_OPENCL, -15, "an OpenCL call failed (the message names it)")                   \
+    X(TAILOR_ERROR_INVALID_PROFILE, -16, "no profile or tuning parameter has that name or value")
+
+typedef enum tailor_status {
+#define TAILOR_STATUS_ENUM_(name, value, message) name = value,
+    TAILOR_STATUS_TABLE(TAILOR_STATUS_ENUM_)
+#undef TAILOR_STATUS_ENUM_
+} tailor_status;
+
+// The library's version, e.g. "0.1.0".
+TAILOR_API const char *tailor_version(void);
+
+// A fixed message for the status ("unknown status" for other values).
+// Thread-safety: safe.
+TAILOR_API const char *tailor_status_string(tailor_status status);
+
+// The enum's name for the status, e.g. "TAILOR_ERROR_BUFFER_TOO_SMALL".
+// Thread-safety: safe.
+TAILOR_API const char *tailor_status_name(tailor_status status);
+
+// The detailed message of the last failed call on the calling thread (the
+// argument that was wrong, the OpenCL call that failed, a build log), or "" if
+// the last call succeeded. Valid until the next tailor call on this thread.
+// Thread-safety: safe (one message per thread).
+TAILOR_API const char *tailor_last_error(void);
+
+// The name of the kernel variant the last successful operation on the calling
+// thread enqueued (e.g. "reduce/one-pass"), or "" if it enqueued no kernel.
+// Thread-safety: safe (one name per thread).
+TAILOR_API const char *tailor_last_variant(void);
+
+typedef struct tailor_context tailor_context;
+
+typedef enum tailor_cache_mode {
+    TAILOR_CACHE_DEFAULT = 0, // on, unless TAILOR_CACHE=off in the environment
+    TAILOR_CACHE_ON = 1,
+    TAILOR_CACHE_OFF = 2,
+} tailor_cache_mode;
+
+typedef struct tailor_settings {
+    // Directory of the binary cache; NULL: $TAILOR_CACHE_DIR, else
+    // $XDG_CACHE_HOME/tailor, else ~/.cache/tailor.
+    const char *cache_dir;
+    tailor_cache_mode cache_mode;
+    // Profile to use instead of the detected one (a name `tailor info` lists);
+    // NULL: $TAILOR_PROFILE, else detect.
+    const char *profile;
+    // Tuning overrides "NAME=VALUE,NAME=VALUE"; NULL: $TAILOR_TUNE.
+    const char *tuning;
+    // Extra options appended to every clBuildProgram; NULL: $TAILOR_BUILD_OPTIONS.
+    const char *build_options;
+    // Size cap of the cache directory in bytes; 0: $TAILOR_CACHE_MAX_BYTES, else 256 MiB.
+    uint64_t cache_max_bytes;
+    uint8_t reserved[64]; // must be zero
+} tailor_settings;
+
+// Fills *settings with the defaults (everything from the environment).
+TAILOR_API void tailor_default_settings(tailor_settings *settings);
+
+// Creates a handle for one device of an OpenCL context. The handle retains the
+// context and device; settings may be NULL for the defaults. No kernel is built
+// until an operation needs it.
+// Thread-safety: the handle may be used from several threads at once.
+TAILOR_API tailor_status tailor_context_create(cl_context context, cl_device_id device,
+                                               const tailor_settings *settings,
+                                               tailor_context **out);
+
+// Releases the handle and sets *ctx to NULL. Work already enqueued completes
+// normally. NULL and *ctx == NULL are accepted.
+// Thread-safety: no other call may use the handle concurrently.
+TAILOR_API void tailor_context_release(tailor_context **ctx);
+
+typedef enum tailor_device_kind {
+    TAILOR_DEVICE_KIND_GENERIC = 0,
+    TAILOR_DEVICE_KIND_NVIDIA = 1,
+    TAILOR_DEVICE_KIND_AMD = 2,
+    TAILOR_DEVICE_KIND_INTEL = 3,
+    TAILOR_DEVICE_KIND_CPU = 4,
+} tailor_device_kind;
+
+// What the probe found and the profile it chose. Strings are NUL-terminated
+// and truncated to their arrays.
+typedef struct tailor_device_info {
+    char platform_name[128];
+    char platform_version[128];
+    char device_name[128];
+    char vendor[128];
+    char driver_version[128];
+    char device_version[128];
+    char opencl_c_version[128];
+    cl_uint vendor_id;
+    cl_device_type type;
+    cl_uint compute_units;
+    cl_uint clock_mhz;
+    cl_ulong global_mem_bytes;
+    cl_ulong max_alloc_bytes;
+    cl_ulong local_mem_bytes;
+    int local_mem_dedicated; // 1: CL_LOCAL, 0: emulated in global memory
+    size_t max_work_group_size;
+    cl_uint mem_base_addr_align_bits;
+    int has_fp64;
+    int has_subgroups; // cl_khr_subgroups or cl_intel_subgroups
+    // NVIDIA (cl_nv_device_attribute_query); 0 where unknown.
+    cl_uint nv_compute_major, nv_compute_minor, nv_warp_size;
+    // AMD (cl_amd_device_attribute_query); 0 / "" where unknown.
+    cl_uint amd_wavefront_width, amd_gfx_major, amd_gfx_minor;
+    char amd_board_name[128];
+    // Intel sub-group sizes (CL_DEVICE_SUB_GROUP_SIZES_INTEL).
+    size_t intel_subgroup_sizes[8];
+    cl_uint intel_subgroup_size_count;
+    // The profile.
+    tailor_device_kind kind;
+    char profile_name[64];
+    int cuda_sm;  // major*10+minor on NVIDIA, else 0
+    int lockstep; // 32, 64, or 0 where work-items are not in lockstep
+    uint8_t reserved[64];
+} tailor_device_info;
+
+// Thread-safety: safe.
+TAILOR_API tailor_status tailor_context_device_info(const tailor_context *ctx,
+                                                    tailor_device_info *info);
+
+// Number of kernel programs (each a source and its variant defines) and the
+// name of the i-th, e.g. "reduce_sum_f32". NULL past the end.
+TAILOR_API size_t tailor_program_count(void);
+TAILOR_API const char *tailor_program_name(size_t index);
+
+// The exact clBuildProgram options the named program gets on this handle.
+// Writes a NUL-terminated string; TAILOR_ERROR_INVALID_ARGUMENT if it does
+// not fit in size bytes or no program has that name.
+// Thread-safety: safe.
+TAILOR_API tailor_status tailor_context_build_options(const tailor_context *ctx,
+                                                      const char *program, char *buffer,
+                                                      size_t size);
+
+// Counters of the program cache since the handle was created.
+typedef struct tailor_cache_stats {
+    uint64_t memory_hits;  // program already built in this handle
+    uint64_t disk_hits;    // loaded from an on-disk entry
+    uint64_t disk_misses;  // no usable entry on disk
+    uint64_t source_builds;
+    uint64_t bad_entries;  // truncated, corrupt, foreign or rejected entries removed and rebuilt
+    uint64_t stores;       // entries written
+    uint64_t store_failures;
+    uint64_t evictions;    // entries removed to respect the size cap
+    int cache_enabled;     // 0: off, missing/unusable directory, or untrusted
+    char cache_dir[4096];
+    char cache_note[256];  // why the cache is off, if it is
+    uint8_t reserved[64];
+} tailor_cache_stats;
+
+// Thread-safety: safe.
+TAILOR_API tailor_status tailor_context_cache_stats(const tailor_context *ctx,
+                                                    tailor_cache_stats *stats);
+
+// The cache directory the default settings resolve to (it may not exist).
+TAILOR_API tailor_status tailor_cache_directory(char *buffer, size_t size);
+
+// One entry of the cache directory, as tailor_cache_list reports it.
+typedef struct tailor_cache_entry_info {
+    const char *file_name;
+    uint64_t bytes;
+    int64_t last_used_unix;
+    const char *key; // the key text, or "" for an unreadable or foreign entry
+} tailor_cache_entry_info;
+
+// Calls visit once per entry of the default cache directory.
+TAILOR_API tailor_status tailor_cache_list(void (*visit)(const tailor_cache_entry_info *entry,
+                                                         void *user),
+                                           void *user);
+
+// Removes every entry (and leftover temporary file) of the default cache
+// directory; *removed (may be NULL) receives how many files went.
+TAILOR_API tailor_status tailor_cache_clear(size_t *removed);
+
+typedef enum tailor_reduce_op {
+    TAILOR_REDUCE_SUM = 0,
+    TAILOR_REDUCE_MIN = 1,
+    TAILOR_REDUCE_MAX = 2,
+} tailor_reduce_op;
+
+typedef enum tailor_dtype {
+    TAILOR_F32 = 0,
+    TAILOR_F64 = 1,
+} tailor_dtype;
+
+// result[result_offset] = op(x[x_offset], ..., x[x_offset + n - 1]).
+// Offsets count elements. The whole reduction is done by the work enqueued
+// here; *event (if event is not NULL) completes when the result is written.
+// n == 0 is a no-op that writes nothing (the event, if asked for, is a marker
+// of the wait list). min and max ignore NaNs as fmin/fmax do. A float sum is
+// within 128 * 2^-24 * sum(|x_i|) of the exact sum, for every n.
+// Thread-safety: safe; concurrent calls may share the handle.
+TAILOR_API tailor_status tailor_reduce(tailor_context *ctx, cl_command_queue queue,
+                                       tailor_reduce_op op, tailor_dtype dtype, size_t n,
+                                       cl_mem x, size_t x_offset, cl_mem result,
+                                       size_t result_offset, cl_uint num_events_in_wait_list,
+                                       const cl_event *event_wait_list, cl_event *event);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // TAILOR_H

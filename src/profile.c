@@ -1,0 +1,265 @@
+#include "profile.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "symbols.h"
+
+_Static_assert(DEVICE_GENERIC == TAILOR_DEVICE_KIND_GENERIC &&
+                   DEVICE_NVIDIA == TAILOR_DEVICE_KIND_NVIDIA &&
+                   DEVICE_AMD == TAILOR_DEVICE_KIND_AMD && DEVICE_INTEL == TAILOR_DEVICE_KIND_INTEL &&
+                   DEVICE_CPU == TAILOR_DEVICE_KIND_CPU,
+               "symbols.h and tailor.h disagree on device kinds");
+
+static const char *const device_symbols[] = {
+    [TAILOR_DEVICE_KIND_GENERIC] = "DEVICE_GENERIC", [TAILOR_DEVICE_KIND_NVIDIA] = "DEVICE_NVIDIA",
+    [TAILOR_DEVICE_KIND_AMD] = "DEVICE_AMD",         [TAILOR_DEVICE_KIND_INTEL] = "DEVICE_INTEL",
+    [TAILOR_DEVICE_KIND_CPU] = "DEVICE_CPU",
+};
+
+static const struct tuning_param_info {
+    const char *name;
+    enum kernel_source source;
+    int fallback;
+    int minimum;
+    int maximum;
+    int power_of_two;
+} tuning_params[TUNE_COUNT] = {
+#define TUNING_INFO_(name, source, fallback, minimum, maximum, power_of_two)                        \
+    {#name, source, fallback, minimum, maximum, power_of_two},
+    TUNING_PARAMETERS(TUNING_INFO_)
+#undef TUNING_INFO_
+};
+
+struct profile_row {
+    const char *name;
+    tailor_device_kind kind;
+    int min_cuda_sm, max_cuda_sm; // NVIDIA rows
+    int wavefront;                // AMD rows
+    int lockstep;
+    int use_subgroups;
+    const struct tuning_value *tuning; // overrides of the defaults, ended by TUNE_COUNT
+};
+
+#define END_OF_TUNING {TUNE_COUNT, 0}
+
+static const struct tuning_value nvidia_tuning[] = {
+    {TUNE_REDUCE_WG_SIZE, 256}, {TUNE_REDUCE_GROUPS_PER_CU, 8}, {TUNE_REDUCE_UNROLL, 4},
+    {TUNE_REDUCE_ONE_PASS, 1},  {TUNE_REDUCE_SMALL_N, 32768},   END_OF_TUNING,
+};
+
+static const struct tuning_value amd_tuning[] = {
+    {TUNE_REDUCE_WG_SIZE, 256}, {TUNE_REDUCE_GROUPS_PER_CU, 8}, {TUNE_REDUCE_ONE_PASS, 1},
+    END_OF_TUNING,
+};
+
+static const struct tuning_value intel_gpu_tuning[] = {
+    {TUNE_REDUCE_WG_SIZE, 256}, {TUNE_REDUCE_GROUPS_PER_CU, 4}, END_OF_TUNING,
+};
+
+// CPUs: one work-item per group and a few groups per core, each streaming a
+// long contiguous run through 64-byte vectors.
+static const struct tuning_value cpu_tuning[] = {
+    {TUNE_REDUCE_WG_SIZE, 1},   {TUNE_REDUCE_GROUPS_PER_CU, 4}, {TUNE_REDUCE_VECTOR_BYTES, 64},
+    {TUNE_REDUCE_ONE_PASS, 1},  {TUNE_REDUCE_SMALL_N, 65536},   END_OF_TUNING,
+};
+
+static const struct tuning_value generic_tuning[] = {END_OF_TUNING};
+
+// First match wins; the last row matches every device.
+static const struct profile_row profile_rows[] = {
+    {"nvidia-sm70", TAILOR_DEVICE_KIND_NVIDIA, 70, 1000, 0, 32, 0, nvidia_tuning},
+    {"nvidia-sm30", TAILOR_DEVICE_KIND_NVIDIA, 30, 69, 0, 32, 0, nvidia_tuning},
+    {"nvidia-sm20", TAILOR_DEVICE_KIND_NVIDIA, 0, 29, 0, 32, 0, nvidia_tuning},
+    {"amd-wave64", TAILOR_DEVICE_KIND_AMD, 0, 0, 64, 64, 0, amd_tuning},
+    {"amd-wave32", TAILOR_DEVICE_KIND_AMD, 0, 0, 32, 32, 0, amd_tuning},
+    {"intel-gpu", TAILOR_DEVICE_KIND_INTEL, 0, 0, 0, 0, 1, intel_gpu_tuning},
+    {"cpu", TAILOR_DEVICE_KIND_CPU, 0, 0, 0, 0, 0, cpu_tuning},
+    {"generic", TAILOR_DEVICE_KIND_GENERIC, 0, 0, 0, 0, 0, generic_tuning},
+};
+
+#define PROFILE_ROW_COUNT (sizeof profile_rows / sizeof profile_rows[0])
+
+static int contains(const char *text, const char *word)
+{
+    return strstr(text, word) != NULL;
+}
+
+// Vendor paths need the vendor's extension facts; without them a GPU is generic.
+static tailor_device_kind classify(const tailor_device_info *facts)
+{
+    if (facts->type & CL_DEVICE_TYPE_CPU)
+        return TAILOR_DEVICE_KIND_CPU;
+    int nvidia = facts->vendor_id == 0x10de || contains(facts->vendor, "NVIDIA");
+    int amd = facts->vendor_id == 0x1002 || contains(facts->vendor, "Advanced Micro Devices") ||
+              contains(facts->vendor, "AMD");
+    int intel = facts->vendor_id == 0x8086 || contains(facts->vendor, "Intel");
+    if (nvidia && facts->nv_compute_major > 0 && facts->nv_warp_size == 32)
+        return TAILOR_DEVICE_KIND_NVIDIA;
+    if (amd && (facts->amd_wavefront_width == 32 || facts->amd_wavefront_width == 64))
+        return TAILOR_DEVICE_KIND_AMD;
+    if (intel && (facts->type & CL_DEVICE_TYPE_GPU) && facts->has_subgroups)
+        return TAILOR_DEVICE_KIND_INTEL;
+    return TAILOR_DEVICE_KIND_GENERIC;
+}
+
+static int row_matches(const struct profile_row *row, tailor_device_kind kind, int cuda_sm,
+                       const tailor_device_info *facts)
+{
+    if (row->kind == TAILOR_DEVICE_KIND_GENERIC)
+        return 1;
+    if (row->kind != kind)
+        return 0;
+    if (kind == TAILOR_DEVICE_KIND_NVIDIA)
+        return cuda_sm >= row->min_cuda_sm && cuda_sm <= row->max_cuda_sm;
+    if (kind == TAILOR_DEVICE_KIND_AMD)
+        return (int)facts->amd_wavefront_width == row->wavefront;
+    return 1;
+}
+
+static const struct profile_row *find_row(const char *name)
+{
+    for (size_t i = 0; i < PROFILE_ROW_COUNT; ++i)
+        if (strcmp(profile_rows[i].name, name) == 0)
+            return &profile_rows[i];
+    return NULL;
+}
+
+static int is_power_of_two(int value)
+{
+    return value > 0 && (value & (value - 1)) == 0;
+}
+
+static tailor_status set_tuning(struct profile *profile, const char *name, long value)
+{
+    for (int param = 0; param < TUNE_COUNT; ++param) {
+        const struct tuning_param_info *info = &tuning_params[param];
+        if (strcmp(info->name, name) != 0)
+            continue;
+        REQUIRE(value >= info->minimum && value <= info->maximum, TAILOR_ERROR_INVALID_PROFILE,
+                "tuning %s=%ld is outside [%d, %d]", name, value, info->minimum, info->maximum);
+        REQUIRE(!info->power_of_two || is_power_of_two((int)value), TAILOR_ERROR_INVALID_PROFILE,
+                "tuning %s=%ld must be a power of two", name, value);
+        profile->tune[param] = (int)value;
+        return TAILOR_SUCCESS;
+    }
+    return error_set(TAILOR_ERROR_INVALID_PROFILE, "no tuning parameter is named '%s'", name);
+}
+
+// Parses "NAME=VALUE" items separated by commas, semicolons or spaces.
+static tailor_status apply_overrides(struct profile *profile, const char *overrides)
+{
+    const char *at = overrides;
+    while (*at) {
+        size_t skip = strspn(at, ",; \t");
+        at += skip;
+        if (!*at)
+            break;
+        size_t length = strcspn(at, ",; \t");
+        char item[128];
+        REQUIRE(length < sizeof item, TAILOR_ERROR_INVALID_PROFILE, "tuning item too long");
+        memcpy(item, at, length);
+        item[length] = '\0';
+        at += length;
+        char *equals = strchr(item, '=');
+        REQUIRE(equals && equals != item, TAILOR_ERROR_INVALID_PROFILE,
+                "tuning item '%s' is not NAME=VALUE", item);
+        *equals = '\0';
+        char *end;
+        long value = strtol(equals + 1, &end, 0);
+        REQUIRE(*end == '\0' && end != equals + 1, TAILOR_ERROR_INVALID_PROFILE,
+                "tuning value of '%s' is not an integer", item);
+        tailor_status status = set_tuning(profile, item, value);
+        if (status != TAILOR_SUCCESS)
+            return status;
+    }
+    return TAILOR_SUCCESS;
+}
+
+// Constraints between parameters and the device that no single range states.
+static tailor_status check_consistency(const struct profile *profile,
+                                       const tailor_device_info *facts)
+{
+    int group = profile->tune[TUNE_REDUCE_WG_SIZE];
+    REQUIRE((size_t)group <= facts->max_work_group_size, TAILOR_ERROR_INVALID_PROFILE,
+            "REDUCE_WG_SIZE=%d exceeds the device's %zu", group, facts->max_work_group_size);
+    REQUIRE(profile->lockstep == 0 ||
+                (group >= profile->lockstep && group <= profile->lockstep * profile->lockstep),
+            TAILOR_ERROR_INVALID_PROFILE, "REDUCE_WG_SIZE=%d must lie in [LOCKSTEP, LOCKSTEP^2]",
+            group);
+    return TAILOR_SUCCESS;
+}
+
+tailor_status profile_select(const tailor_device_info *facts, const char *forced,
+                             const char *tuning_overrides, struct profile *profile)
+{
+    memset(profile, 0, sizeof *profile);
+    tailor_device_kind kind = classify(facts);
+    int cuda_sm = (int)(facts->nv_compute_major * 10 + facts->nv_compute_minor);
+    const struct profile_row *row = NULL;
+    if (forced && *forced) {
+        row = find_row(forced);
+        REQUIRE(row, TAILOR_ERROR_INVALID_PROFILE, "no profile is named '%s'", forced);
+        kind = row->kind;
+    } else {
+        for (size_t i = 0; !row; ++i)
+            if (row_matches(&profile_rows[i], kind, cuda_sm, facts))
+                row = &profile_rows[i];
+    }
+    profile->row = row;
+    profile->kind = row->kind;
+    profile->cuda_sm = kind == TAILOR_DEVICE_KIND_NVIDIA ? cuda_sm : 0;
+    profile->lockstep = row->lockstep;
+    profile->has_fp64 = facts->has_fp64;
+    profile->use_subgroups = row->use_subgroups && facts->has_subgroups;
+    for (int param = 0; param < TUNE_COUNT; ++param)
+        profile->tune[param] = tuning_params[param].fallback;
+    for (const struct tuning_value *v = row->tuning; v->param != TUNE_COUNT; ++v)
+        profile->tune[v->param] = v->value;
+    if (tuning_overrides) {
+        tailor_status status = apply_overrides(profile, tuning_overrides);
+        if (status != TAILOR_SUCCESS)
+            return status;
+    }
+    return check_consistency(profile, facts);
+}
+
+const char *profile_name(const struct profile *profile)
+{
+    return profile->row->name;
+}
+
+size_t profile_row_count(void)
+{
+    return PROFILE_ROW_COUNT;
+}
+
+const char *profile_row_name(size_t index)
+{
+    return index < PROFILE_ROW_COUNT ? profile_rows[index].name : NULL;
+}
+
+const char *tuning_param_name(enum tuning_param param)
+{
+    return tuning_params[param].name;
+}
+
+int profile_build_options(const struct profile *profile, enum kernel_source source, char *buffer,
+                          size_t size)
+{
+    int length = snprintf(buffer, size,
+                          "-cl-std=CL1.2 -DDEVICE=%s -DCUDA_SM=%d -DLOCKSTEP=%d -DHAS_FP64=%d "
+                          "-DUSE_SUBGROUPS=%d",
+                          device_symbols[profile->kind], profile->cuda_sm, profile->lockstep,
+                          profile->has_fp64, profile->use_subgroups);
+    for (int param = 0; param < TUNE_COUNT && length >= 0 && (size_t)length < size; ++param) {
+        if (tuning_params[param].source != source)
+            continue;
+        int added = snprintf(buffer + length, size - (size_t)length, " -D%s=%d",
+                             tuning_params[param].name, profile->tune[param]);
+        length = added < 0 ? -1 : length + added;
+    }
+    return length >= 0 && (size_t)length < size ? length : -1;
+}

@@ -1,0 +1,25 @@
+// Programs built on demand (in-memory table, then the disk cache, then the
+// embedded source) and pools of their kernels for lock-free launches.
+#ifndef TAILOR_PROGRAM_H
+#define TAILOR_PROGRAM_H
+
+#include "context.h"
+
+struct kernel_slot;
+
+// A kernel reserved for one launch: set its arguments, enqueue, release.
+struct kernel_lease {
+    cl_kernel kernel;
+    struct kernel_slot *slot; // NULL: a kernel made for this launch alone
+};
+
+tailor_status kernel_acquire(tailor_context *ctx, enum program_id program, const char *kernel_name,
+                             struct kernel_lease *lease);
+void kernel_release(struct kernel_lease *lease);
+
+// Builds the program now (used by tests and the tool to warm up).
+tailor_status program_ensure(tailor_context *ctx, enum program_id program);
+
+void programs_release(tailor_context *ctx);
+
+#endif

@@ -1,0 +1,38 @@
+// The registry of kernel programs: each is one embedded source built with
+// its own variant defines (data type, operation) on top of the profile's.
+#ifndef TAILOR_PROGRAMS_H
+#define TAILOR_PROGRAMS_H
+
+#include "profile.h"
+
+// id, name, source, needs fp64, variant defines
+#define PROGRAMS(X)                                                                                 \
+    X(REDUCE_SUM_F32, "reduce_sum_f32", SOURCE_REDUCE, 0, "-DREAL=float -DREAL_BYTES=4 -DREDUCE_OP=REDUCE_SUM") \
+    X(REDUCE_MIN_F32, "reduce_min_f32", SOURCE_REDUCE, 0, "-DREAL=float -DREAL_BYTES=4 -DREDUCE_OP=REDUCE_MIN") \
+    X(REDUCE_MAX_F32, "reduce_max_f32", SOURCE_REDUCE, 0, "-DREAL=float -DREAL_BYTES=4 -DREDUCE_OP=REDUCE_MAX") \
+    X(REDUCE_SUM_F64, "reduce_sum_f64", SOURCE_REDUCE, 1, "-DREAL=double -DREAL_BYTES=8 -DREDUCE_OP=REDUCE_SUM") \
+    X(REDUCE_MIN_F64, "reduce_min_f64", SOURCE_REDUCE, 1, "-DREAL=double -DREAL_BYTES=8 -DREDUCE_OP=REDUCE_MIN") \
+    X(REDUCE_MAX_F64, "reduce_max_f64", SOURCE_REDUCE, 1, "-DREAL=double -DREAL_BYTES=8 -DREDUCE_OP=REDUCE_MAX")
+
+enum program_id {
+#define PROGRAM_ENUM_(id, name, source, fp64, defines) PROGRAM_##id,
+    PROGRAMS(PROGRAM_ENUM_)
+#undef PROGRAM_ENUM_
+    PROGRAM_COUNT
+};
+
+struct embedded_source;
+
+const char *program_name(enum program_id id);
+int program_needs_fp64(enum program_id id);
+const struct embedded_source *program_source(enum program_id id);
+
+// Looks a program up by name; PROGRAM_COUNT if none has it.
+enum program_id program_find(const char *name);
+
+// Profile options, tuning defines of the program's source, variant defines,
+// then `extra` (may be NULL). Returns the length, or -1 if it does not fit.
+int program_build_options(const struct profile *profile, enum program_id id, const char *extra,
+                          char *buffer, size_t size);
+
+#endif
