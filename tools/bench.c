@@ -1,0 +1,233 @@
+// `tailor bench`: each operation's rows on one device, beside CLBlast where
+// the build found it, against the device's measured limits.
+#include "bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench_report.h"
+#include "commands.h"
+#include "device_select.h"
+
+#define BATCH_SECONDS 0.02
+#define BATCHES 7
+#define MAX_BATCH 20000
+
+static const struct bench_op {
+    const char *name;
+    void (*run)(struct bench *b);
+} bench_ops[] = {
+    {"reduce", bench_reduce},
+};
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double time_batch(struct bench *b, bench_call call, void *state, int calls)
+{
+    double start = now_seconds();
+    for (int i = 0; i < calls; ++i)
+        if (call(b, state) != 0)
+            return -1;
+    if (clFinish(b->queue) != CL_SUCCESS)
+        return -1;
+    return (now_seconds() - start) / calls;
+}
+
+double bench_time(struct bench *b, bench_call call, void *state)
+{
+    // The first call builds kernels and touches memory: not timed.
+    double once = time_batch(b, call, state, 1);
+    if (once < 0)
+        return -1;
+    once = time_batch(b, call, state, 1);
+    if (once < 0)
+        return -1;
+    int batch = once > 0 ? (int)(BATCH_SECONDS / once) + 1 : MAX_BATCH;
+    if (batch > MAX_BATCH)
+        batch = MAX_BATCH;
+    double samples[BATCHES];
+    for (int r = 0; r < BATCHES; ++r)
+        if ((samples[r] = time_batch(b, call, state, batch)) < 0)
+            return -1;
+    qsort(samples, BATCHES, sizeof samples[0], compare_doubles);
+    return samples[BATCHES / 2];
+}
+
+void bench_fail(struct bench *b, const char *what)
+{
+    fprintf(stderr, "bench: %s\n", what);
+    ++b->failures;
+}
+
+cl_mem bench_buffer(struct bench *b, size_t bytes, const void *pattern, size_t pattern_bytes)
+{
+    cl_int error;
+    cl_mem buffer = clCreateBuffer(b->context, CL_MEM_READ_WRITE, bytes, NULL, &error);
+    if (error != CL_SUCCESS) {
+        fprintf(stderr, "bench: clCreateBuffer(%zu bytes) failed (%d)\n", bytes, (int)error);
+        ++b->failures;
+        return NULL;
+    }
+    error = clEnqueueFillBuffer(b->queue, buffer, pattern, pattern_bytes, 0, bytes, 0, NULL, NULL);
+    if (error == CL_SUCCESS)
+        error = clFinish(b->queue);
+    if (error != CL_SUCCESS) {
+        fprintf(stderr, "bench: filling %zu bytes failed (%d)\n", bytes, (int)error);
+        ++b->failures;
+        clReleaseMemObject(buffer);
+        return NULL;
+    }
+    return buffer;
+}
+
+size_t bench_fit_elements(const struct bench *b, size_t wanted, size_t element_bytes, int buffers)
+{
+    size_t limit = (size_t)(b->info.max_alloc_bytes / element_bytes);
+    size_t total = (size_t)(b->info.global_mem_bytes / 2 / element_bytes / (size_t)buffers);
+    if (total < limit)
+        limit = total;
+    while (wanted > limit)
+        wanted /= 2;
+    return wanted;
+}
+
+struct bench_row bench_row_init(const char *op, const char *dtype)
+{
+    struct bench_row row;
+    memset(&row, 0, sizeof row);
+    row.op = op;
+    row.dtype = dtype;
+    row.m = row.n = row.k = -1;
+    row.clblast_seconds = -1;
+    row.note = "";
+    return row;
+}
+
+void bench_add_row(struct bench *b, const struct bench_row *row)
+{
+    if (b->row_count == b->row_capacity) {
+        size_t grown = b->row_capacity ? 2 * b->row_capacity : 16;
+        struct bench_row *bigger = realloc(b->rows, grown * sizeof *bigger);
+        if (!bigger) {
+            bench_fail(b, "out of memory for rows");
+            return;
+        }
+        b->rows = bigger;
+        b->row_capacity = grown;
+    }
+    b->rows[b->row_count++] = *row;
+    bench_print_row(b, row);
+}
+
+static const char bench_usage[] =
+    "usage: tailor bench [--device SELECTOR] [--op NAME] [--json FILE]\n"
+    "\n"
+    "  --device SELECTOR  gpu, cpu, P:D (indices from tailor info) or part of a\n"
+    "                     platform, device or vendor name; default: the first GPU,\n"
+    "                     else the first device\n"
+    "  --op NAME          one operation (reduce); default: all\n"
+    "  --json FILE        also write the rows as JSON\n"
+    "\n"
+    "Each time is the median over 7 batches of back-to-back calls on one in-order\n"
+    "queue, a batch timed by the wall clock from its first enqueue to clFinish\n"
+    "(about 20 ms a batch), so launch overhead counts as it does for an\n"
+    "application. CPU devices run smaller shapes.\n";
+
+static int open_device(struct bench *b, const char *selector)
+{
+    struct device_choice choice;
+    if (select_device(selector, &choice) != 0) {
+        fprintf(stderr, "bench: no OpenCL device matches '%s'\n", selector ? selector : "");
+        return -1;
+    }
+    cl_int error;
+    b->device = choice.device;
+    b->context = clCreateContext(NULL, 1, &choice.device, NULL, NULL, &error);
+    if (error != CL_SUCCESS) {
+        fprintf(stderr, "bench: clCreateContext failed (%d)\n", (int)error);
+        return -1;
+    }
+    b->queue = clCreateCommandQueue(b->context, choice.device, 0, &error);
+    if (error != CL_SUCCESS) {
+        fprintf(stderr, "bench: clCreateCommandQueue failed (%d)\n", (int)error);
+        return -1;
+    }
+    tailor_status status = tailor_context_create(b->context, choice.device, NULL, &b->tailor);
+    if (status != TAILOR_SUCCESS) {
+        fprintf(stderr, "bench: tailor_context_create: %s\n", tailor_last_error());
+        return -1;
+    }
+    tailor_context_device_info(b->tailor, &b->info);
+    b->small_shapes = (b->info.type & CL_DEVICE_TYPE_GPU) == 0;
+#ifdef TAILOR_HAVE_CLBLAST
+    b->have_clblast = 1;
+#endif
+    return 0;
+}
+
+static void close_device(struct bench *b)
+{
+    tailor_context_release(&b->tailor);
+    if (b->queue)
+        clReleaseCommandQueue(b->queue);
+    if (b->context)
+        clReleaseContext(b->context);
+    free(b->rows);
+}
+
+int command_bench(int argc, char **argv)
+{
+    const char *selector = getenv("TAILOR_BENCH_DEVICE"), *op = NULL, *json_path = NULL;
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(bench_usage, stdout);
+            return 0;
+        }
+        if (i + 1 < argc && strcmp(argv[i], "--device") == 0)
+            selector = argv[++i];
+        else if (i + 1 < argc && strcmp(argv[i], "--op") == 0)
+            op = argv[++i];
+        else if (i + 1 < argc && strcmp(argv[i], "--json") == 0)
+            json_path = argv[++i];
+        else {
+            fputs(bench_usage, stderr);
+            return 2;
+        }
+    }
+    size_t op_count = sizeof bench_ops / sizeof bench_ops[0];
+    int known = !op;
+    for (size_t i = 0; i < op_count && !known; ++i)
+        known = strcmp(bench_ops[i].name, op) == 0;
+    if (!known) {
+        fprintf(stderr, "bench: no operation is named '%s'\n", op);
+        return 2;
+    }
+    struct bench b;
+    memset(&b, 0, sizeof b);
+    int status = 1;
+    if (open_device(&b, selector) != 0 || bench_measure_limits(&b) != 0)
+        goto done;
+    bench_print_header(&b);
+    for (size_t i = 0; i < op_count; ++i)
+        if (!op || strcmp(bench_ops[i].name, op) == 0)
+            bench_ops[i].run(&b);
+    if (json_path && bench_write_json(&b, json_path) != 0)
+        ++b.failures;
+    status = b.failures ? 1 : 0;
+done:
+    close_device(&b);
+    return status;
+}

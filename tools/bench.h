@@ -1,0 +1,68 @@
+// The benchmark's framework: one queue on one device, timing by back-to-back
+// launches, the device's limits, and rows printed as a table and kept for JSON.
+#ifndef TAILOR_BENCH_H
+#define TAILOR_BENCH_H
+
+#include <stddef.h>
+
+#include "tailor.h"
+
+struct bench_limits {
+    double gbps;           // global memory read bandwidth, GB/s
+    double gflops;         // FP32 multiply-add throughput, GFLOP/s
+    double launch_seconds; // one empty kernel, launched back to back
+};
+
+struct bench_row {
+    const char *op;
+    long long m, n, k; // -1 where the operation has no such dimension
+    const char *dtype;
+    char variant[96];
+    double seconds;
+    double bytes; // moved by one call (read + written)
+    double flops; // of one call
+    double clblast_seconds; // < 0: not measured
+    const char *note;       // "" or why the row is suspect
+};
+
+struct bench {
+    cl_context context;
+    cl_device_id device;
+    cl_command_queue queue;
+    tailor_context *tailor;
+    tailor_device_info info;
+    struct bench_limits limits;
+    int small_shapes; // CPU devices: shapes scaled down to keep the run short
+    int have_clblast;
+    struct bench_row *rows;
+    size_t row_count, row_capacity;
+    int failures;
+};
+
+// Enqueues one call of the operation on b->queue; returns 0 on success.
+typedef int (*bench_call)(struct bench *b, void *state);
+
+// Median time of one call over batches of back-to-back calls (each batch
+// timed from the first enqueue to clFinish); < 0 if a call failed.
+double bench_time(struct bench *b, bench_call call, void *state);
+
+// A buffer of `bytes` filled with copies of the pattern; NULL on failure (reported).
+cl_mem bench_buffer(struct bench *b, size_t bytes, const void *pattern, size_t pattern_bytes);
+
+// Prints the row and keeps it for the JSON report.
+void bench_add_row(struct bench *b, const struct bench_row *row);
+
+// A row with no dimensions, no CLBlast time and no note yet.
+struct bench_row bench_row_init(const char *op, const char *dtype);
+
+void bench_fail(struct bench *b, const char *what);
+
+int bench_measure_limits(struct bench *b);
+
+// Largest element count of `element_bytes` that fits in one allocation,
+// at most `wanted`.
+size_t bench_fit_elements(const struct bench *b, size_t wanted, size_t element_bytes, int buffers);
+
+void bench_reduce(struct bench *b);
+
+#endif

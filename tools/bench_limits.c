@@ -1,0 +1,143 @@
+// The device's limits, measured once per run in the way clpeak does: global
+// memory read bandwidth (float4 and float16 loads, strided and contiguous
+// access, the best counts), FP32 fused multiply-add throughput, and the time
+// of an empty kernel launched back to back.
+#include <stdio.h>
+#include <string.h>
+
+#include "bench.h"
+
+#define READS_PER_ITEM 16
+#define FMA_ROUNDS 64
+
+static const char probe_source[] =
+    "__kernel void empty(void) {}\n"
+    "__kernel void read_float4_strided(__global const float4 *x, __global float *out) {\n"
+    "    size_t id = get_global_id(0), stride = get_global_size(0);\n"
+    "    float4 s = 0;\n"
+    "    for (uint j = 0; j < 16; ++j) s += x[id + j * stride];\n"
+    "    out[id] = s.x + s.y + s.z + s.w;\n"
+    "}\n"
+    "__kernel void read_float16_strided(__global const float16 *x, __global float *out) {\n"
+    "    size_t id = get_global_id(0), stride = get_global_size(0);\n"
+    "    float16 s = 0;\n"
+    "    for (uint j = 0; j < 16; ++j) s += x[id + j * stride];\n"
+    "    out[id] = s.s0 + s.s5 + s.sa + s.sf;\n"
+    "}\n"
+    "__kernel void read_float16_contiguous(__global const float16 *x, __global float *out) {\n"
+    "    size_t id = get_global_id(0);\n"
+    "    float16 s = 0;\n"
+    "    for (uint j = 0; j < 16; ++j) s += x[id * 16 + j];\n"
+    "    out[id] = s.s0 + s.s5 + s.sa + s.sf;\n"
+    "}\n"
+    "__kernel void fma_fp32(__global float *out, float a, float b) {\n"
+    "    float4 x0 = (float4)(get_global_id(0)), x1 = x0 + 1, x2 = x0 + 2, x3 = x0 + 3;\n"
+    "    for (int i = 0; i < 64; ++i) {\n"
+    "        x0 = fma(x0, a, b); x1 = fma(x1, a, b); x2 = fma(x2, a, b); x3 = fma(x3, a, b);\n"
+    "        x0 = fma(x0, a, b); x1 = fma(x1, a, b); x2 = fma(x2, a, b); x3 = fma(x3, a, b);\n"
+    "        x0 = fma(x0, a, b); x1 = fma(x1, a, b); x2 = fma(x2, a, b); x3 = fma(x3, a, b);\n"
+    "        x0 = fma(x0, a, b); x1 = fma(x1, a, b); x2 = fma(x2, a, b); x3 = fma(x3, a, b);\n"
+    "    }\n"
+    "    float4 s = x0 + x1 + x2 + x3;\n"
+    "    out[get_global_id(0)] = s.x + s.y + s.z + s.w;\n"
+    "}\n";
+
+// 4 accumulators x 4 unrolled x 4 lanes x 2 flops per round.
+#define FLOPS_PER_ITEM (FMA_ROUNDS * 4 * 4 * 4 * 2)
+
+struct probe_launch {
+    cl_kernel kernel;
+    size_t global, local;
+};
+
+static int launch_probe(struct bench *b, void *state)
+{
+    struct probe_launch *p = state;
+    return clEnqueueNDRangeKernel(b->queue, p->kernel, 1, NULL, &p->global, p->local ? &p->local : NULL,
+                                  0, NULL, NULL) == CL_SUCCESS
+               ? 0
+               : -1;
+}
+
+static double read_bandwidth(struct bench *b, cl_program program, const char *name, size_t vector_bytes,
+                             cl_mem x, size_t bytes, cl_mem out)
+{
+    cl_int error;
+    struct probe_launch p = {clCreateKernel(program, name, &error), 0, 0};
+    if (error != CL_SUCCESS)
+        return 0;
+    p.global = bytes / vector_bytes / READS_PER_ITEM;
+    p.local = b->small_shapes ? 0 : 256;
+    clSetKernelArg(p.kernel, 0, sizeof x, &x);
+    clSetKernelArg(p.kernel, 1, sizeof out, &out);
+    double seconds = bench_time(b, launch_probe, &p);
+    clReleaseKernel(p.kernel);
+    return seconds > 0 ? (double)(p.global * READS_PER_ITEM * vector_bytes) / seconds / 1e9 : 0;
+}
+
+static int measure(struct bench *b, cl_program program)
+{
+    size_t bytes = b->small_shapes ? (size_t)256 << 20 : (size_t)1 << 30;
+    while (bytes > b->info.max_alloc_bytes || bytes > b->info.global_mem_bytes / 4)
+        bytes /= 2;
+    size_t items = bytes / 16 / READS_PER_ITEM;
+    float zero = 0;
+    cl_mem x = bench_buffer(b, bytes, &zero, sizeof zero);
+    cl_mem out = bench_buffer(b, items * sizeof(float), &zero, sizeof zero);
+    int status = -1;
+    if (!x || !out)
+        goto done;
+    static const struct {
+        const char *kernel;
+        size_t vector_bytes;
+    } readers[] = {{"read_float4_strided", 16}, {"read_float16_strided", 64},
+                   {"read_float16_contiguous", 64}};
+    for (size_t i = 0; i < sizeof readers / sizeof readers[0]; ++i) {
+        double gbps = read_bandwidth(b, program, readers[i].kernel, readers[i].vector_bytes, x, bytes, out);
+        if (gbps > b->limits.gbps)
+            b->limits.gbps = gbps;
+    }
+
+    cl_int error;
+    struct probe_launch fma_launch = {clCreateKernel(program, "fma_fp32", &error), 0, 0};
+    if (error != CL_SUCCESS)
+        goto done;
+    fma_launch.global = (size_t)b->info.compute_units * (b->small_shapes ? 1024 : 16384);
+    fma_launch.local = b->small_shapes ? 0 : 256;
+    float a = 0.999f, c = 0.001f;
+    clSetKernelArg(fma_launch.kernel, 0, sizeof out, &out);
+    clSetKernelArg(fma_launch.kernel, 1, sizeof a, &a);
+    clSetKernelArg(fma_launch.kernel, 2, sizeof c, &c);
+    double seconds = fma_launch.global <= items ? bench_time(b, launch_probe, &fma_launch) : -1;
+    clReleaseKernel(fma_launch.kernel);
+    if (seconds > 0)
+        b->limits.gflops = (double)fma_launch.global * FLOPS_PER_ITEM / seconds / 1e9;
+
+    struct probe_launch empty = {clCreateKernel(program, "empty", &error), 1, 1};
+    if (error != CL_SUCCESS)
+        goto done;
+    b->limits.launch_seconds = bench_time(b, launch_probe, &empty);
+    clReleaseKernel(empty.kernel);
+    status = b->limits.gbps > 0 && b->limits.gflops > 0 && b->limits.launch_seconds > 0 ? 0 : -1;
+done:
+    if (x)
+        clReleaseMemObject(x);
+    if (out)
+        clReleaseMemObject(out);
+    return status;
+}
+
+int bench_measure_limits(struct bench *b)
+{
+    const char *source = probe_source;
+    cl_int error;
+    cl_program program = clCreateProgramWithSource(b->context, 1, &source, NULL, &error);
+    if (error == CL_SUCCESS)
+        error = clBuildProgram(program, 1, &b->device, "-cl-std=CL1.2", NULL, NULL);
+    int status = error == CL_SUCCESS ? measure(b, program) : -1;
+    if (program)
+        clReleaseProgram(program);
+    if (status != 0)
+        bench_fail(b, "measuring the device's limits failed");
+    return status;
+}

@@ -1,0 +1,117 @@
+// Rows of the reduction: sums, a max and a double sum over arrays far larger
+// than the last-level cache, each result checked.
+#include <math.h>
+#include <stdio.h>
+
+#include "bench.h"
+
+#ifdef TAILOR_HAVE_CLBLAST
+#include <clblast_c.h>
+#endif
+
+struct reduce_state {
+    tailor_reduce_op op;
+    tailor_dtype dtype;
+    size_t n;
+    cl_mem x, result;
+};
+
+static int call_tailor(struct bench *b, void *state)
+{
+    struct reduce_state *s = state;
+    return tailor_reduce(b->tailor, b->queue, s->op, s->dtype, s->n, s->x, 0, s->result, 0, 0, NULL,
+                         NULL) == TAILOR_SUCCESS
+               ? 0
+               : -1;
+}
+
+#ifdef TAILOR_HAVE_CLBLAST
+static int call_clblast(struct bench *b, void *state)
+{
+    struct reduce_state *s = state;
+    CLBlastStatusCode code = s->dtype == TAILOR_F32
+                                 ? CLBlastSsum(s->n, s->result, 0, s->x, 0, 1, &b->queue, NULL)
+                                 : CLBlastDsum(s->n, s->result, 0, s->x, 0, 1, &b->queue, NULL);
+    return code == CLBlastSuccess ? 0 : -1;
+}
+#endif
+
+static double read_result(struct bench *b, const struct reduce_state *s)
+{
+    double value = NAN;
+    float single;
+    void *target = s->dtype == TAILOR_F32 ? (void *)&single : (void *)&value;
+    size_t bytes = s->dtype == TAILOR_F32 ? sizeof single : sizeof value;
+    if (clEnqueueReadBuffer(b->queue, s->result, CL_TRUE, 0, bytes, target, 0, NULL, NULL) != CL_SUCCESS)
+        return NAN;
+    return s->dtype == TAILOR_F32 ? (double)single : value;
+}
+
+// All ones, with a 2 in the middle so max has one right answer.
+static int fill_input(struct bench *b, struct reduce_state *s, size_t element_bytes)
+{
+    float one_f = 1, two_f = 2;
+    double one_d = 1, two_d = 2;
+    int single = s->dtype == TAILOR_F32;
+    s->x = bench_buffer(b, s->n * element_bytes, single ? (void *)&one_f : (void *)&one_d, element_bytes);
+    s->result = bench_buffer(b, element_bytes, single ? (void *)&one_f : (void *)&one_d, element_bytes);
+    if (!s->x || !s->result)
+        return -1;
+    return clEnqueueWriteBuffer(b->queue, s->x, CL_TRUE, s->n / 2 * element_bytes, element_bytes,
+                                single ? (void *)&two_f : (void *)&two_d, 0, NULL, NULL) == CL_SUCCESS
+               ? 0
+               : -1;
+}
+
+static void reduce_row(struct bench *b, tailor_reduce_op op, tailor_dtype dtype, int log2_n)
+{
+    size_t element_bytes = dtype == TAILOR_F32 ? 4 : 8;
+    struct reduce_state s = {op, dtype, bench_fit_elements(b, (size_t)1 << log2_n, element_bytes, 1), NULL,
+                             NULL};
+    static const char *const op_names[] = {"sum", "min", "max"};
+    char name[32];
+    snprintf(name, sizeof name, "reduce-%s", op_names[op]);
+    struct bench_row row = bench_row_init("", dtype == TAILOR_F32 ? "f32" : "f64");
+    if (dtype == TAILOR_F64 && !b->info.has_fp64)
+        return;
+    if (fill_input(b, &s, element_bytes) != 0) {
+        bench_fail(b, "reduce: buffers");
+        goto done;
+    }
+    row.op = op == TAILOR_REDUCE_SUM ? "reduce-sum" : op == TAILOR_REDUCE_MAX ? "reduce-max" : "reduce-min";
+    row.n = (long long)s.n;
+    row.bytes = (double)s.n * (double)element_bytes;
+    row.flops = (double)s.n;
+    row.seconds = bench_time(b, call_tailor, &s);
+    if (row.seconds < 0) {
+        fprintf(stderr, "bench: %s: %s\n", name, tailor_last_error());
+        bench_fail(b, "reduce: tailor_reduce failed");
+        goto done;
+    }
+    snprintf(row.variant, sizeof row.variant, "%s", tailor_last_variant());
+    double expected = op == TAILOR_REDUCE_SUM ? (double)s.n + 1 : op == TAILOR_REDUCE_MAX ? 2 : 1;
+    double got = read_result(b, &s);
+    if (!(fabs(got - expected) <= 1e-6 * expected)) {
+        row.note = "WRONG RESULT";
+        bench_fail(b, "reduce: wrong result");
+    }
+#ifdef TAILOR_HAVE_CLBLAST
+    if (op == TAILOR_REDUCE_SUM)
+        row.clblast_seconds = bench_time(b, call_clblast, &s);
+#endif
+    bench_add_row(b, &row);
+done:
+    if (s.x)
+        clReleaseMemObject(s.x);
+    if (s.result)
+        clReleaseMemObject(s.result);
+}
+
+void bench_reduce(struct bench *b)
+{
+    int shrink = b->small_shapes ? 4 : 0;
+    reduce_row(b, TAILOR_REDUCE_SUM, TAILOR_F32, 26 - shrink);
+    reduce_row(b, TAILOR_REDUCE_SUM, TAILOR_F32, 28 - shrink);
+    reduce_row(b, TAILOR_REDUCE_MAX, TAILOR_F32, 28 - shrink);
+    reduce_row(b, TAILOR_REDUCE_SUM, TAILOR_F64, 27 - shrink);
+}

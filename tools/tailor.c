@@ -1,0 +1,36 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "tailor.h"
+
+static const char usage[] =
+    "usage: tailor COMMAND [OPTIONS]\n"
+    "\n"
+    "  info                      every OpenCL device, what the probe found, the profile\n"
+    "                            chosen and the build options of each kernel program\n"
+    "  bench [--device SELECTOR] [--op NAME] [--json FILE]\n"
+    "                            the benchmark (see tailor bench --help)\n"
+    "  cache path|list|clear     the on-disk binary cache\n"
+    "  version                   the library version\n";
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        fputs(usage, argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (strcmp(argv[1], "info") == 0)
+        return command_info(argc - 1, argv + 1);
+    if (strcmp(argv[1], "bench") == 0)
+        return command_bench(argc - 1, argv + 1);
+    if (strcmp(argv[1], "cache") == 0)
+        return command_cache(argc - 1, argv + 1);
+    if (strcmp(argv[1], "version") == 0) {
+        printf("tailor %s\n", tailor_version());
+        return 0;
+    }
+    fprintf(stderr, "tailor: unknown command '%s'\n\n%s", argv[1], usage);
+    return 2;
+}
