@@ -147,9 +147,9 @@ tailor_status tailor_context_create(cl_context context, cl_device_id device,
         goto error;
     }
     have_lock = 1;
-    ctx->scratch = scratch_pool_create(context, reduce_scratch_bytes(ctx));
+    ctx->scratch = scratch_table_create(context, reduce_scratch_bytes(ctx));
     if (!ctx->scratch) {
-        status = error_set(TAILOR_ERROR_OUT_OF_HOST_MEMORY, "no memory for the scratch pool");
+        status = error_set(TAILOR_ERROR_OUT_OF_HOST_MEMORY, "no memory for the scratch table");
         goto error;
     }
     clRetainContext(context);
@@ -169,7 +169,7 @@ void tailor_context_release(tailor_context **handle)
         return;
     tailor_context *ctx = *handle;
     programs_release(ctx);
-    scratch_pool_release(ctx->scratch);
+    scratch_table_release(ctx->scratch);
     pthread_mutex_destroy(&ctx->build_lock);
     clReleaseDevice(ctx->device);
     clReleaseContext(ctx->context);

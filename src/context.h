@@ -12,7 +12,7 @@
 #include "tailor.h"
 
 struct built_program;
-struct scratch_pool;
+struct scratch_table;
 
 struct cache_counters {
     atomic_uint_fast64_t memory_hits;
@@ -37,7 +37,7 @@ struct tailor_context {
     // pointer without it.
     pthread_mutex_t build_lock;
     _Atomic(struct built_program *) programs[PROGRAM_COUNT];
-    struct scratch_pool *scratch;
+    struct scratch_table *scratch;
 };
 
 #endif

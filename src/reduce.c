@@ -75,40 +75,33 @@ static tailor_status reduce_multi_group(const struct reduce_call *c)
     cl_uint groups = (cl_uint)group_count(c);
     struct kernel_lease partial = {0}, finish = {0};
     struct scratch_lease scratch = {0};
-    cl_event first = NULL, last = NULL;
+    cl_event first = NULL;
 
     tailor_status status = kernel_acquire(c->ctx, c->program, "reduce_groups", &partial);
     if (status == TAILOR_SUCCESS && !one_pass)
         status = kernel_acquire(c->ctx, c->program, "reduce_partials", &finish);
     if (status == TAILOR_SUCCESS)
-        status = scratch_acquire(c->ctx->scratch,
-                                 REDUCE_SCRATCH_PARTIALS_OFFSET + groups * c->element_bytes, &scratch);
-    if (status != TAILOR_SUCCESS)
-        goto done;
-    status = set_kernel_args(partial.kernel, 6, KERNEL_ARG(c->x), KERNEL_ARG(c->x_offset),
-                             KERNEL_ARG(c->n), KERNEL_ARG(scratch.buffer), KERNEL_ARG(c->result),
-                             KERNEL_ARG(c->result_offset));
+        status = scratch_acquire(c->ctx->scratch, c->queue,
+                                 REDUCE_SCRATCH_PARTIALS_OFFSET + groups * c->element_bytes,
+                                 c->wait_count, c->wait_list, &scratch);
+    if (status == TAILOR_SUCCESS)
+        status = set_kernel_args(partial.kernel, 6, KERNEL_ARG(c->x), KERNEL_ARG(c->x_offset),
+                                 KERNEL_ARG(c->n), KERNEL_ARG(scratch.buffer), KERNEL_ARG(c->result),
+                                 KERNEL_ARG(c->result_offset));
     if (status == TAILOR_SUCCESS && !one_pass)
         status = set_kernel_args(finish.kernel, 4, KERNEL_ARG(scratch.buffer), KERNEL_ARG(groups),
                                  KERNEL_ARG(c->result), KERNEL_ARG(c->result_offset));
-    if (status != TAILOR_SUCCESS)
-        goto done;
-    status = enqueue_1d(c->queue, partial.kernel, groups * group, group, c->wait_count, c->wait_list,
-                        one_pass ? &last : &first);
+    if (status == TAILOR_SUCCESS) {
+        cl_uint wait_count = scratch.ready ? 1 : c->wait_count;
+        const cl_event *wait_list = scratch.ready ? &scratch.ready : c->wait_list;
+        status = enqueue_1d(c->queue, partial.kernel, groups * group, group, wait_count, wait_list,
+                            one_pass ? c->event : &first);
+    }
     if (status == TAILOR_SUCCESS && !one_pass)
-        status = enqueue_1d(c->queue, finish.kernel, group, group, 1, &first, &last);
-done:
-    // The scratch buffer returns to the pool when the last command using it completes.
-    if (last || first)
-        scratch_release_after(&scratch, last ? last : first);
-    else
-        scratch_release_unused(&scratch);
+        status = enqueue_1d(c->queue, finish.kernel, group, group, 1, &first, c->event);
     if (first)
         clReleaseEvent(first);
-    if (last && c->event && status == TAILOR_SUCCESS)
-        *c->event = last;
-    else if (last)
-        clReleaseEvent(last);
+    scratch_release(&scratch);
     kernel_release(&partial);
     kernel_release(&finish);
     if (status == TAILOR_SUCCESS)

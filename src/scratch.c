@@ -5,52 +5,60 @@
 
 #include "error.h"
 
-#define SCRATCH_SLOTS 8
+// Queues a handle keeps a buffer for; a handle used with more queues than
+// this gives the rest temporary buffers.
+#define SCRATCH_QUEUES 32
 
-struct scratch_slot {
-    atomic_flag busy;
-    // Set when a launch ended abnormally and may have left the counter non-zero.
-    atomic_int dirty;
-    cl_mem buffer;
-    struct scratch_pool *pool;
+enum entry_state {
+    ENTRY_FREE,
+    ENTRY_CLAIMED, // being filled in by the thread that claimed it
+    ENTRY_READY,
 };
 
-struct scratch_pool {
-    atomic_int references; // the handle's, plus one per lease awaiting its callback
+struct scratch_entry {
+    atomic_int state;
+    cl_command_queue queue; // retained, so its address cannot be reused by another queue
+    cl_mem buffer;
+};
+
+struct scratch_table {
     cl_context context;
     size_t bytes;
-    struct scratch_slot slots[SCRATCH_SLOTS];
+    struct scratch_entry entries[SCRATCH_QUEUES];
 };
 
-struct scratch_pool *scratch_pool_create(cl_context context, size_t bytes)
+struct scratch_table *scratch_table_create(cl_context context, size_t bytes)
 {
-    struct scratch_pool *pool = calloc(1, sizeof *pool);
-    if (!pool)
+    struct scratch_table *table = calloc(1, sizeof *table);
+    if (!table)
         return NULL;
-    atomic_init(&pool->references, 1);
-    pool->context = context;
-    pool->bytes = bytes;
-    for (int s = 0; s < SCRATCH_SLOTS; ++s) {
-        atomic_flag_clear(&pool->slots[s].busy);
-        atomic_init(&pool->slots[s].dirty, 0);
-        pool->slots[s].pool = pool;
-    }
-    return pool;
+    table->context = context;
+    table->bytes = bytes;
+    for (int i = 0; i < SCRATCH_QUEUES; ++i)
+        atomic_init(&table->entries[i].state, ENTRY_FREE);
+    return table;
 }
 
-void scratch_pool_release(struct scratch_pool *pool)
+void scratch_table_release(struct scratch_table *table)
 {
-    if (!pool || atomic_fetch_sub(&pool->references, 1) != 1)
+    if (!table)
         return;
-    for (int s = 0; s < SCRATCH_SLOTS; ++s)
-        if (pool->slots[s].buffer)
-            clReleaseMemObject(pool->slots[s].buffer);
-    free(pool);
+    for (int i = 0; i < SCRATCH_QUEUES; ++i) {
+        struct scratch_entry *e = &table->entries[i];
+        if (atomic_load(&e->state) == ENTRY_READY) {
+            clReleaseMemObject(e->buffer);
+            clReleaseCommandQueue(e->queue);
+        }
+    }
+    free(table);
 }
 
-size_t scratch_pool_bytes(const struct scratch_pool *pool)
+static int is_in_order(cl_command_queue queue)
 {
-    return pool->bytes;
+    cl_command_queue_properties properties = 0;
+    return clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof properties, &properties, NULL) ==
+               CL_SUCCESS &&
+           !(properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
 }
 
 static tailor_status zeroed_buffer(cl_context context, size_t bytes, cl_mem *out)
@@ -67,73 +75,82 @@ static tailor_status zeroed_buffer(cl_context context, size_t bytes, cl_mem *out
     return TAILOR_SUCCESS;
 }
 
-tailor_status scratch_acquire(struct scratch_pool *pool, size_t bytes, struct scratch_lease *lease)
+// The queue's buffer, made on its first use. Returns 0 (and no status) when
+// the table is full.
+static int queue_buffer(struct scratch_table *table, cl_command_queue queue, cl_mem *buffer,
+                        tailor_status *status)
 {
-    lease->buffer = NULL;
-    lease->slot = NULL;
-    if (bytes > pool->bytes)
-        return zeroed_buffer(pool->context, bytes, &lease->buffer);
-    for (int s = 0; s < SCRATCH_SLOTS; ++s) {
-        struct scratch_slot *slot = &pool->slots[s];
-        if (atomic_flag_test_and_set_explicit(&slot->busy, memory_order_acquire))
+    *status = TAILOR_SUCCESS;
+    for (int i = 0; i < SCRATCH_QUEUES; ++i) {
+        struct scratch_entry *e = &table->entries[i];
+        if (atomic_load_explicit(&e->state, memory_order_acquire) == ENTRY_READY && e->queue == queue) {
+            *buffer = e->buffer;
+            return 1;
+        }
+    }
+    if (!is_in_order(queue))
+        return 0;
+    for (int i = 0; i < SCRATCH_QUEUES; ++i) {
+        struct scratch_entry *e = &table->entries[i];
+        int expected = ENTRY_FREE;
+        if (!atomic_compare_exchange_strong(&e->state, &expected, ENTRY_CLAIMED))
             continue;
-        if (slot->buffer && atomic_exchange(&slot->dirty, 0)) {
-            clReleaseMemObject(slot->buffer);
-            slot->buffer = NULL;
+        *status = zeroed_buffer(table->context, table->bytes, &e->buffer);
+        if (*status != TAILOR_SUCCESS) {
+            atomic_store(&e->state, ENTRY_FREE);
+            return 1;
         }
-        if (!slot->buffer) {
-            tailor_status status = zeroed_buffer(pool->context, pool->bytes, &slot->buffer);
-            if (status != TAILOR_SUCCESS) {
-                atomic_flag_clear_explicit(&slot->busy, memory_order_release);
-                return status;
-            }
-        }
-        lease->buffer = slot->buffer;
-        lease->slot = slot;
-        return TAILOR_SUCCESS;
+        clRetainCommandQueue(queue);
+        e->queue = queue;
+        atomic_store_explicit(&e->state, ENTRY_READY, memory_order_release);
+        *buffer = e->buffer;
+        return 1;
     }
-    return zeroed_buffer(pool->context, pool->bytes, &lease->buffer);
+    return 0;
 }
 
-static void CL_CALLBACK slot_done(cl_event event, cl_int status, void *user)
+static tailor_status temporary_buffer(cl_context context, cl_command_queue queue, size_t bytes,
+                                      cl_uint wait_count, const cl_event *wait_list,
+                                      struct scratch_lease *lease)
 {
-    (void)event;
-    struct scratch_slot *slot = user;
-    struct scratch_pool *pool = slot->pool;
-    if (status != CL_COMPLETE)
-        atomic_store(&slot->dirty, 1);
-    atomic_flag_clear_explicit(&slot->busy, memory_order_release);
-    scratch_pool_release(pool);
+    cl_int error;
+    lease->buffer = clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, NULL, &error);
+    if (error != CL_SUCCESS) {
+        lease->buffer = NULL;
+        return error_from_cl(error, "clCreateBuffer (scratch)");
+    }
+    lease->temporary = 1;
+    cl_uint zero = 0;
+    error = clEnqueueFillBuffer(queue, lease->buffer, &zero, sizeof zero, 0, bytes, wait_count, wait_list,
+                                &lease->ready);
+    if (error != CL_SUCCESS) {
+        lease->ready = NULL;
+        return error_from_cl(error, "clEnqueueFillBuffer (scratch)");
+    }
+    return TAILOR_SUCCESS;
 }
 
-void scratch_release_after(struct scratch_lease *lease, cl_event done)
+tailor_status scratch_acquire(struct scratch_table *table, cl_command_queue queue, size_t bytes,
+                              cl_uint wait_count, const cl_event *wait_list,
+                              struct scratch_lease *lease)
 {
-    struct scratch_slot *slot = lease->slot;
-    cl_mem buffer = lease->buffer;
     lease->buffer = NULL;
-    lease->slot = NULL;
-    if (!slot) {
-        // OpenCL frees a released buffer once the commands using it complete.
-        clReleaseMemObject(buffer);
-        return;
-    }
-    atomic_fetch_add(&slot->pool->references, 1);
-    if (clSetEventCallback(done, CL_COMPLETE, slot_done, slot) == CL_SUCCESS)
-        return;
-    // Without a callback nobody learns when the launch ends: retire the
-    // buffer (freed after its commands) and free the slot for a new one.
-    atomic_fetch_sub(&slot->pool->references, 1);
-    clReleaseMemObject(slot->buffer);
-    slot->buffer = NULL;
-    atomic_flag_clear_explicit(&slot->busy, memory_order_release);
+    lease->temporary = 0;
+    lease->ready = NULL;
+    tailor_status status = TAILOR_SUCCESS;
+    if (bytes <= table->bytes && queue_buffer(table, queue, &lease->buffer, &status))
+        return status;
+    return temporary_buffer(table->context, queue, bytes, wait_count, wait_list, lease);
 }
 
-void scratch_release_unused(struct scratch_lease *lease)
+void scratch_release(struct scratch_lease *lease)
 {
-    if (lease->slot)
-        atomic_flag_clear_explicit(&lease->slot->busy, memory_order_release);
-    else if (lease->buffer)
+    // OpenCL frees a released buffer once the commands using it complete.
+    if (lease->temporary && lease->buffer)
         clReleaseMemObject(lease->buffer);
+    if (lease->ready)
+        clReleaseEvent(lease->ready);
     lease->buffer = NULL;
-    lease->slot = NULL;
+    lease->ready = NULL;
+    lease->temporary = 0;
 }

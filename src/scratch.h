@@ -1,34 +1,35 @@
 // Device scratch buffers for multi-pass kernels (the reduction's partials and
-// completion counter). A buffer is lent to one launch and returns to the pool
-// when that launch's last command completes (an event callback), so launches
-// on several queues never share one. Buffers start zeroed; kernels that use
-// the counter leave it zero again.
+// completion counter). Each in-order queue gets a buffer of its own, reused by
+// every launch on it: the queue runs those launches one after another, so they
+// never overlap. Out-of-order queues (and queues past the table's capacity) get
+// a temporary buffer per launch. Buffers start with a zero counter and kernels
+// leave it zero.
 #ifndef TAILOR_SCRATCH_H
 #define TAILOR_SCRATCH_H
 
 #include "tailor.h"
 
-struct scratch_pool;
-struct scratch_slot;
+struct scratch_table;
 
 struct scratch_lease {
     cl_mem buffer;
-    struct scratch_slot *slot; // NULL: a buffer made for this launch alone
+    int temporary;
+    cl_event ready; // a temporary buffer's zeroing, which its first kernel waits for
 };
 
-struct scratch_pool *scratch_pool_create(cl_context context, size_t bytes);
+struct scratch_table *scratch_table_create(cl_context context, size_t bytes);
 
-// Drops the handle's reference; buffers still lent go when their launches complete.
-void scratch_pool_release(struct scratch_pool *pool);
+// Releases the buffers and the queues the table retained; work already
+// enqueued completes normally.
+void scratch_table_release(struct scratch_table *table);
 
-size_t scratch_pool_bytes(const struct scratch_pool *pool);
+// A buffer of at least `bytes` for a launch on `queue` after the wait list.
+// A kernel of the launch waits for lease->ready if set, else for the wait list.
+tailor_status scratch_acquire(struct scratch_table *table, cl_command_queue queue, size_t bytes,
+                              cl_uint wait_count, const cl_event *wait_list,
+                              struct scratch_lease *lease);
 
-tailor_status scratch_acquire(struct scratch_pool *pool, size_t bytes, struct scratch_lease *lease);
-
-// The lease ends when `done` completes.
-void scratch_release_after(struct scratch_lease *lease, cl_event done);
-
-// Ends a lease whose buffer no enqueued command uses.
-void scratch_release_unused(struct scratch_lease *lease);
+// Ends the lease once the launch is enqueued (or failed to be).
+void scratch_release(struct scratch_lease *lease);
 
 #endif
