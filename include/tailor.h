@@ -47,7 +47,13 @@ extern "C" {
     X(TAILOR_ERROR_OUT_OF_HOST_MEMORY, -13, "out of host memory")                                 \
     X(TAILOR_ERROR_OUT_OF_DEVICE_MEMORY, -14, "out of device memory or resources")                \
     X(TAILOR_ERROR_OPENCL, -15, "an OpenCL call failed (the message names it)")                   \
-    X(TAILOR_ERROR_INVALID_PROFILE, -16, "no profile or tuning parameter has that name or value")
+    X(TAILOR_ERROR_INVALID_PROFILE, -16, "no profile or tuning parameter has that name or value")  \
+    X(TAILOR_ERROR_INVALID_LEADING_DIMENSION, -17, "a leading dimension is smaller than its row")  \
+    X(TAILOR_ERROR_INVALID_INCREMENT, -18, "a vector increment is zero")                          \
+    X(TAILOR_ERROR_UNKNOWN_LAYOUT, -19, "the layout enum has no such value")                      \
+    X(TAILOR_ERROR_UNKNOWN_TRANSPOSE, -20, "the transpose enum has no such value")                \
+    X(TAILOR_ERROR_BUFFERS_OVERLAP, -21, "an output range overlaps an input range of the same buffer") \
+    X(TAILOR_ERROR_INVALID_ELEMENT_SIZE, -22, "the element size is not one of those supported")
 
 typedef enum tailor_status {
 #define TAILOR_STATUS_ENUM_(name, value, message) name = value,
@@ -220,6 +226,17 @@ TAILOR_API tailor_status tailor_cache_list(void (*visit)(const tailor_cache_entr
 // Removes every entry (and leftover temporary file) of the default cache
 // directory; *removed (may be NULL) receives how many files went.
 TAILOR_API tailor_status tailor_cache_clear(size_t *removed);
+
+// Storage order of a matrix: row-major (C) or column-major (Fortran, BLAS).
+typedef enum tailor_layout {
+    TAILOR_ROW_MAJOR = 0,
+    TAILOR_COLUMN_MAJOR = 1,
+} tailor_layout;
+
+typedef enum tailor_transpose {
+    TAILOR_NO_TRANS = 0,
+    TAILOR_TRANS = 1,
+} tailor_transpose;
 
 typedef enum tailor_reduce_op {
     TAILOR_REDUCE_SUM = 0,

@@ -1,5 +1,7 @@
 #include "checks.h"
 
+#include <stdint.h>
+
 #include "error.h"
 
 tailor_status check_queue(const tailor_context *ctx, cl_command_queue queue)
@@ -62,6 +64,43 @@ tailor_status check_buffer(const tailor_context *ctx, cl_mem buffer, const char 
             "buffer %s holds %zu bytes; offset %zu plus %zu elements need %zu", name, size, offset,
             extent, bytes);
     return TAILOR_SUCCESS;
+}
+
+tailor_status check_matrix(const tailor_context *ctx, cl_mem buffer, const char *name, size_t offset,
+                           size_t lines, size_t length, size_t ld, size_t element_bytes,
+                           enum buffer_access access)
+{
+    REQUIRE(ld >= length && ld >= 1, TAILOR_ERROR_INVALID_LEADING_DIMENSION,
+            "the leading dimension of %s is %zu, less than the %zu elements of its rows", name, ld,
+            length);
+    size_t extent = 0;
+    if (lines > 0 && length > 0)
+        REQUIRE(!__builtin_mul_overflow(lines - 1, ld, &extent) &&
+                    !__builtin_add_overflow(extent, length, &extent),
+                TAILOR_ERROR_SIZE_OVERFLOW, "the extent of %s (%zu lines of ld %zu) overflows", name,
+                lines, ld);
+    return check_buffer(ctx, buffer, name, offset, extent, element_bytes, access);
+}
+
+tailor_status check_vector(const tailor_context *ctx, cl_mem buffer, const char *name, size_t offset,
+                           size_t n, long long increment, size_t element_bytes,
+                           enum buffer_access access)
+{
+    REQUIRE(increment != 0, TAILOR_ERROR_INVALID_INCREMENT, "the increment of %s is 0", name);
+    unsigned long long step = increment < 0 ? 0ull - (unsigned long long)increment
+                                            : (unsigned long long)increment;
+    size_t extent = 0;
+    if (n > 0)
+        REQUIRE(step <= SIZE_MAX && !__builtin_mul_overflow(n - 1, (size_t)step, &extent) &&
+                    !__builtin_add_overflow(extent, 1, &extent),
+                TAILOR_ERROR_SIZE_OVERFLOW, "the extent of %s (%zu elements, increment %lld) overflows",
+                name, n, increment);
+    return check_buffer(ctx, buffer, name, offset, extent, element_bytes, access);
+}
+
+int ranges_overlap(size_t a, size_t a_bytes, size_t b, size_t b_bytes)
+{
+    return a_bytes > 0 && b_bytes > 0 && a < b + b_bytes && b < a + a_bytes;
 }
 
 tailor_status enqueue_nothing(cl_command_queue queue, cl_uint count, const cl_event *events,

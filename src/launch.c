@@ -30,3 +30,14 @@ tailor_status enqueue_1d(cl_command_queue queue, cl_kernel kernel, size_t global
         return error_from_cl(error, "clEnqueueNDRangeKernel");
     return TAILOR_SUCCESS;
 }
+
+tailor_status enqueue_2d(cl_command_queue queue, cl_kernel kernel, const size_t global[2],
+                         const size_t local[2], cl_uint wait_count, const cl_event *wait_list,
+                         cl_event *event)
+{
+    cl_int error =
+        clEnqueueNDRangeKernel(queue, kernel, 2, NULL, global, local, wait_count, wait_list, event);
+    if (error != CL_SUCCESS)
+        return error_from_cl(error, "clEnqueueNDRangeKernel");
+    return TAILOR_SUCCESS;
+}
