@@ -77,6 +77,9 @@ size_t test_profiles(const struct test_device *device, const char **profiles, si
         profiles[count++] = device->info.profile_name;
     if (count < capacity && strcmp(device->info.profile_name, "generic") != 0)
         profiles[count++] = "generic";
+    // The sub-group variants run wherever the device has sub-groups, a CPU's too.
+    if (count < capacity && device->info.has_subgroups && strcmp(device->info.profile_name, "intel-gpu") != 0)
+        profiles[count++] = "intel-gpu";
     return count;
 }
 

@@ -26,8 +26,8 @@ void test_close_devices(struct test_device *devices, size_t count);
 // Returns NULL (and records a failure) if creation fails.
 tailor_context *test_handle(const struct test_device *device, const char *profile, const char *tuning);
 
-// The profiles a device can run: its detected one and "generic" (and "cpu" on
-// CPU devices). Returns how many were written.
+// The profiles a device can run: its detected one, "generic", and
+// "intel-gpu" (sub-groups) where the device has sub-groups. Returns how many.
 size_t test_profiles(const struct test_device *device, const char **profiles, size_t capacity);
 
 cl_mem test_buffer(const struct test_device *device, cl_mem_flags flags, size_t bytes, const void *data);
