@@ -396,32 +396,58 @@ inline bool last_item_of_block(__global uint *ticket, uint slices)
     return last;
 }
 
-// Dots of GEMV_CPU_ROWS lines (elements at[q] on) over [begin, end): every
-// load of x serves all of them.
-inline void cpu_dots(const __global float *a, const ulong *at, const __global float *x,
-                     ulong x_base, long incx, ulong begin, ulong end, float *dot)
+// The W = GEMV_CPU_VECTOR dots whose W partial sums each are sums[0 .. W):
+// component r of the result is the total of sums[r]. Each level of the tree
+// adds neighbours within vectors and packs two vectors into one, so W lines
+// cost W - 1 vector additions rather than W horizontal sums.
+#define PACK_SUMS(COUNT)                                                                       \
+    for (uint i = 0; i < (COUNT) / 2; ++i)                                                     \
+        sums[i] = (CPUV)(sums[2 * i].even + sums[2 * i].odd, sums[2 * i + 1].even + sums[2 * i + 1].odd);
+inline CPUV transposed_sums(CPUV *sums)
 {
+    // One level per line, so that every loop has a constant count to unroll.
+#if GEMV_CPU_VECTOR >= 16
+    PACK_SUMS(16)
+#endif
+#if GEMV_CPU_VECTOR >= 8
+    PACK_SUMS(8)
+#endif
+    PACK_SUMS(4)
+    PACK_SUMS(2)
+    return sums[0];
+}
+
+// Dots of W lines (elements at[q] on) over [begin, end), as one vector: every
+// load of x serves all of them.
+inline CPUV cpu_dots(const __global float *a, const ulong *at, const __global float *x,
+                     ulong x_base, long incx, ulong begin, ulong end)
+{
+    CPUV sums[GEMV_CPU_VECTOR];
+    float tail[GEMV_CPU_VECTOR];
+    for (uint q = 0; q < GEMV_CPU_VECTOR; ++q) {
+        sums[q] = (CPUV)(0.0f);
+        tail[q] = 0.0f;
+    }
     ulong j = begin;
-    for (uint q = 0; q < GEMV_CPU_ROWS; ++q)
-        dot[q] = 0.0f;
-    if (incx == 1) {
-        const __global float *xs = x + x_base;
-        CPUV sums[GEMV_CPU_ROWS];
-        for (uint q = 0; q < GEMV_CPU_ROWS; ++q)
-            sums[q] = (CPUV)(0.0f);
-        for (; j + GEMV_CPU_VECTOR <= end; j += GEMV_CPU_VECTOR) {
-            CPUV xv = VLOAD_CPU(0, xs + j);
-            for (uint q = 0; q < GEMV_CPU_ROWS; ++q)
-                sums[q] += VLOAD_CPU(0, a + at[q] + j) * xv;
+    for (; j + GEMV_CPU_VECTOR <= end; j += GEMV_CPU_VECTOR) {
+        CPUV xv;
+        if (incx == 1) {
+            xv = VLOAD_CPU(0, x + x_base + j);
+        } else {
+            float gathered[GEMV_CPU_VECTOR];
+            for (uint i = 0; i < GEMV_CPU_VECTOR; ++i)
+                gathered[i] = x_at(x, x_base, incx, j + i);
+            xv = VLOAD_CPU(0, gathered);
         }
-        for (uint q = 0; q < GEMV_CPU_ROWS; ++q)
-            dot[q] = SUM_CPU(sums[q]);
+        for (uint q = 0; q < GEMV_CPU_VECTOR; ++q)
+            sums[q] += VLOAD_CPU(0, a + at[q] + j) * xv;
     }
     for (; j < end; ++j) {
         float xj = x_at(x, x_base, incx, j);
-        for (uint q = 0; q < GEMV_CPU_ROWS; ++q)
-            dot[q] += a[at[q] + j] * xj;
+        for (uint q = 0; q < GEMV_CPU_VECTOR; ++q)
+            tail[q] += a[at[q] + j] * xj;
     }
+    return transposed_sums(sums) + VLOAD_CPU(0, tail);
 }
 
 // Work-item (i, s): lines [i * per_item, (i + 1) * per_item) over slice s.
@@ -431,13 +457,24 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemv_cpu_rows(KERNE
     const ulong begin = get_global_id(1) * slice, end = min(k, begin + slice);
     const uint slices = get_global_size(1);
     __global float *partials = (__global float *)scratch + partials_at;
-    for (ulong row = first; row < last; row += GEMV_CPU_ROWS) {
-        ulong at[GEMV_CPU_ROWS];
-        float dot[GEMV_CPU_ROWS];
-        for (uint q = 0; q < GEMV_CPU_ROWS; ++q)
+    for (ulong row = first; row < last; row += GEMV_CPU_VECTOR) {
+        // Past the last line, the last line again (its dots are discarded).
+        ulong at[GEMV_CPU_VECTOR];
+        float dot[GEMV_CPU_VECTOR];
+        for (uint q = 0; q < GEMV_CPU_VECTOR; ++q)
             at[q] = a_offset + min(row + q, last - 1) * lda;
-        cpu_dots(a, at, x, x_base, incx, begin, end, dot);
-        for (uint q = 0; q < GEMV_CPU_ROWS && row + q < last; ++q) {
+        CPUV dots = cpu_dots(a, at, x, x_base, incx, begin, end);
+        if (slices == 1 && incy == 1 && row + GEMV_CPU_VECTOR <= last) {
+            // A whole vector of unit-stride outputs.
+            __global float *out = y + y_base + row;
+            CPUV value = alpha * dots;
+            if (beta != 0.0f)
+                value += beta * VLOAD_CPU(0, out);
+            VSTORE_CPU(value, 0, out);
+            continue;
+        }
+        VSTORE_CPU(dots, 0, dot);
+        for (uint q = 0; q < GEMV_CPU_VECTOR && row + q < last; ++q) {
             if (slices == 1)
                 store_output(y, y_base, incy, row + q, alpha, dot[q], beta,
                              load_old(y, y_base, incy, row + q, beta));

@@ -81,7 +81,7 @@ static void scratch_layout(const tailor_context *ctx, struct scratch_layout *l)
     const int *t = ctx->profile.tune;
     size_t target = target_groups(ctx), block_outputs;
     if (ctx->profile.kind == TAILOR_DEVICE_KIND_CPU)
-        block_outputs = (size_t)max_u64(t[TUNE_GEMV_CPU_COLS], t[TUNE_GEMV_CPU_ROWS]);
+        block_outputs = (size_t)max_u64(t[TUNE_GEMV_CPU_COLS], t[TUNE_GEMV_CPU_VECTOR]);
     else
         block_outputs = (size_t)max_u64(
             (cl_ulong)t[TUNE_GEMV_COL_THREADS] * t[TUNE_GEMV_COL_VECTOR],
@@ -213,7 +213,7 @@ static void plan_columns(const struct gemv_call *c, struct gemv_plan *p)
 static void plan_cpu(const struct gemv_call *c, struct gemv_plan *p)
 {
     const int *t = c->ctx->profile.tune;
-    cl_ulong unit = (cl_ulong)(c->rows ? t[TUNE_GEMV_CPU_ROWS] : t[TUNE_GEMV_CPU_COLS]);
+    cl_ulong unit = (cl_ulong)(c->rows ? t[TUNE_GEMV_CPU_VECTOR] : t[TUNE_GEMV_CPU_COLS]);
     cl_ulong per_item = round_up(max_u64(unit, ceil_div(c->outputs, target_groups(c->ctx))), unit);
     cl_ulong blocks = ceil_div(c->outputs, per_item);
     plan_slices(c, p, blocks, min_u64(per_item, c->outputs) * c->k,

@@ -68,12 +68,12 @@ static const struct tuning_value intel_gpu_tuning[] = {
 
 // CPUs: one work-item per group and a few groups per core, each streaming a
 // long contiguous run through 64-byte vectors.
-// GEMV on CPUs: 16-float (64-byte) loads, four lines sharing each load of x,
+// GEMV on CPUs: 16-float (64-byte) loads and 16 lines sharing each load of x,
 // 128 outputs in registers, and splits that leave each work-item 256 KiB.
 static const struct tuning_value cpu_tuning[] = {
     {TUNE_REDUCE_WG_SIZE, 1},   {TUNE_REDUCE_GROUPS_PER_CU, 4}, {TUNE_REDUCE_VECTOR_BYTES, 64},
     {TUNE_REDUCE_ONE_PASS, 1},  {TUNE_REDUCE_SMALL_N, 65536},   {TUNE_GEMV_CPU_VECTOR, 16},
-    {TUNE_GEMV_CPU_ROWS, 4},    {TUNE_GEMV_CPU_COLS, 128},      {TUNE_GEMV_GROUPS_PER_CU, 4},
+    {TUNE_GEMV_CPU_COLS, 128},      {TUNE_GEMV_GROUPS_PER_CU, 4},
     {TUNE_GEMV_SPLIT_MIN_ELEMENTS, 65536}, {TUNE_GEMV_ONE_PASS, 1}, END_OF_TUNING,
 };
 

@@ -46,8 +46,8 @@ enum kernel_source {
 // - GEMV_SPLIT_MIN_ELEMENTS: a split never leaves a group fewer elements of A.
 // - GEMV_ONE_PASS: split launches finish in their last group (atomic ticket),
 //   else in a second kernel.
-// - GEMV_CPU_VECTOR, GEMV_CPU_ROWS, GEMV_CPU_COLS: CPU kernels: floats per
-//   vector load, lines sharing each load of x, outputs held in registers.
+// - GEMV_CPU_VECTOR, GEMV_CPU_COLS: CPU kernels: floats per vector load (also
+//   the lines whose dots share each load of x), outputs held in registers.
 #define GEMV_TUNING_PARAMETERS(X)                                                                   \
     X(GEMV_ROW_WG, SOURCE_GEMV, 256, 32, 1024, 1)                                                   \
     X(GEMV_ROW_LANES, SOURCE_GEMV, 0, 0, 1024, 0)                                                   \
@@ -65,8 +65,7 @@ enum kernel_source {
     X(GEMV_GROUPS_PER_CU, SOURCE_GEMV, 4, 1, 256, 0)                                                \
     X(GEMV_SPLIT_MIN_ELEMENTS, SOURCE_GEMV, 16384, 1, 1 << 30, 0)                                   \
     X(GEMV_ONE_PASS, SOURCE_GEMV, 0, 0, 1, 0)                                                       \
-    X(GEMV_CPU_VECTOR, SOURCE_GEMV, 8, 2, 16, 1)                                                    \
-    X(GEMV_CPU_ROWS, SOURCE_GEMV, 4, 1, 8, 0)                                                       \
+    X(GEMV_CPU_VECTOR, SOURCE_GEMV, 8, 4, 16, 1)                                                    \
     X(GEMV_CPU_COLS, SOURCE_GEMV, 64, 2, 1024, 1)
 
 enum tuning_param {
