@@ -24,6 +24,10 @@
 // Tuning defines: src/profile.h lists the GEMV_* parameters.
 #include "prelude.cl"
 
+// The kernel templates below take their shape (lanes, batch, vector, split)
+// as constant arguments: forced inline, so every kernel folds them.
+#define TEMPLATE inline __attribute__((always_inline))
+
 #define KERNEL_ARGS                                                                            \
     const __global float *a, ulong a_offset, ulong lda, const __global float *x, ulong x_base, \
         long incx, __global float *y, ulong y_base, long incy, ulong outputs, ulong k,         \
@@ -141,7 +145,7 @@ DEFINE_SEGMENT_REDUCE(segment_sum, float, ADD, 0.0f)
 
 // Partial dots of `batch` lines (elements at[b] on) over [begin, end): lane
 // `lane` of `lanes` takes every lanes-th element, GEMV_UNROLL loads in flight.
-inline void dots_scalar(const __global float *a, const ulong *at, uint batch,
+TEMPLATE void dots_scalar(const __global float *a, const ulong *at, uint batch,
                         const __global float *x, ulong x_base, long incx, ulong begin, ulong end,
                         uint lane, uint lanes, float *acc)
 {
@@ -164,7 +168,7 @@ inline void dots_scalar(const __global float *a, const ulong *at, uint batch,
 // The same with VEC-wide loads: lines and x (unit stride) are VEC-aligned
 // and begin is a multiple of VEC; the last few elements of an odd-length dot
 // are loaded one at a time.
-inline void dots_vector(const __global float *a, const ulong *at, uint batch,
+TEMPLATE void dots_vector(const __global float *a, const ulong *at, uint batch,
                         const __global float *x, ulong x_base, ulong begin, ulong end, uint lane,
                         uint lanes, float *acc)
 {
@@ -194,7 +198,7 @@ inline void dots_vector(const __global float *a, const ulong *at, uint batch,
 // Row kernels: segment s of `lanes` work-items computes lines first + s +
 // b * segments (b < batch) of the group's block. Lines past the end load the
 // last line and discard it, so every work-item reaches the reductions.
-inline void gemv_rows(KERNEL_ARGS, __local float *reduce_scratch, __local uint *last_flag,
+TEMPLATE void gemv_rows(KERNEL_ARGS, __local float *reduce_scratch, __local uint *last_flag,
                       uint lanes, uint batch, int vector, int split)
 {
     const uint lid = get_local_id(0), lane = lid & (lanes - 1), segments = GEMV_ROW_WG / lanes;
@@ -281,7 +285,7 @@ DEFINE_ROW_KERNEL(gemv_row_group_vec, GEMV_ROW_WG, 1, 1)
 // walks down every TY-th line of the group's slice (neighbouring work-items
 // load neighbouring vectors of a line: coalesced), then the TY partial sums
 // of each output meet in local memory.
-inline void gemv_cols(KERNEL_ARGS, __local COLV *part, __local uint *last_flag, int aligned,
+TEMPLATE void gemv_cols(KERNEL_ARGS, __local COLV *part, __local uint *last_flag, int aligned,
                       int split)
 {
     const uint tx = get_local_id(0), ty = get_local_id(1);
@@ -419,7 +423,7 @@ inline CPUV transposed_sums(CPUV *sums)
 
 // Dots of W lines (elements at[q] on) over [begin, end), as one vector: every
 // load of x serves all of them.
-inline CPUV cpu_dots(const __global float *a, const ulong *at, const __global float *x,
+TEMPLATE CPUV cpu_dots(const __global float *a, const ulong *at, const __global float *x,
                      ulong x_base, long incx, ulong begin, ulong end)
 {
     CPUV sums[GEMV_CPU_VECTOR];

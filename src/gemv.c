@@ -160,7 +160,9 @@ static void plan_rows(const struct gemv_call *c, struct gemv_plan *p)
     char multi_row[32];
     if (c->k <= (cl_ulong)t[TUNE_GEMV_MULTI_ROW_MAX_K]) {
         unsigned log2_lanes = 0;
-        while ((1ull << log2_lanes) < c->k && (1 << log2_lanes) < t[TUNE_GEMV_MULTI_ROW_LANES])
+        // GEMV_MULTI_ROW_LANES is at most 32, the last of lane_kernels.
+        while (log2_lanes + 1 < sizeof lane_kernels / sizeof lane_kernels[0] &&
+               (1ull << log2_lanes) < c->k && (1 << log2_lanes) < t[TUNE_GEMV_MULTI_ROW_LANES])
             ++log2_lanes;
         lanes = 1ull << log2_lanes;
         wants_vector = 0;
