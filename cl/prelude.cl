@@ -153,4 +153,78 @@ inline double shuffle_down_double(double v, uint delta)
     }
 #endif
 
+// DEFINE_SEGMENT_REDUCE(NAME, T, COMBINE, IDENTITY) defines
+//     T NAME(T v, __local T *scratch, uint width)
+// which combines v over each aligned segment of `width` consecutive
+// work-items of a 1-D work-group (width a power of two dividing the group
+// size, at most LOCKSTEP^2 where LOCKSTEP > 0, and a constant after inlining
+// so the branches fold); the first work-item of each segment returns the
+// segment's result. Every work-item of the group calls it (it may hold
+// barriers); scratch holds a group's worth of elements, and the caller puts a
+// barrier between two calls that share it. Segments within a lockstep group
+// need no barrier: in a tree of full-width shuffles, lane i < offset only ever
+// reads lanes of its own segment, so lane 0 of each segment is exact.
+#if LOCKSTEP > 0 && LOCKSTEP_SHUFFLE
+#define DEFINE_LOCKSTEP_SEGMENT_(NAME, T, COMBINE)                                     \
+    inline T NAME(T v, __local volatile T *lanes, uint width)                          \
+    {                                                                                  \
+        (void)lanes;                                                                   \
+        for (uint offset = width / 2; offset > 0; offset /= 2)                         \
+            v = COMBINE(v, CAT(shuffle_down_, T)(v, offset));                          \
+        return v;                                                                      \
+    }
+#elif LOCKSTEP > 0
+#define DEFINE_LOCKSTEP_SEGMENT_(NAME, T, COMBINE)                                     \
+    inline T NAME(T v, __local volatile T *lanes, uint width)                          \
+    {                                                                                  \
+        uint lane = get_local_id(0) % LOCKSTEP;                                        \
+        lanes[lane] = v;                                                               \
+        for (uint offset = width / 2; offset > 0; offset /= 2)                         \
+            if ((lane & (width - 1)) < offset)                                         \
+                lanes[lane] = v = COMBINE(v, lanes[lane + offset]);                    \
+        return v;                                                                      \
+    }
+#endif
+
+#if LOCKSTEP > 0
+// Wider segments: each lockstep group reduces, then the first lockstep group
+// of each segment combines the segment's partial results.
+#define DEFINE_SEGMENT_REDUCE(NAME, T, COMBINE, IDENTITY)                              \
+    DEFINE_LOCKSTEP_SEGMENT_(CAT(NAME, _lockstep), T, COMBINE)                         \
+    inline T NAME(T v, __local T *scratch, uint width)                                 \
+    {                                                                                  \
+        uint lid = get_local_id(0);                                                    \
+        __local volatile T *lanes = scratch + lid / LOCKSTEP * LOCKSTEP;               \
+        if (width <= LOCKSTEP)                                                         \
+            return CAT(NAME, _lockstep)(v, lanes, width);                              \
+        v = CAT(NAME, _lockstep)(v, lanes, LOCKSTEP);                                  \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                  \
+        if (lid % LOCKSTEP == 0)                                                       \
+            scratch[lid / LOCKSTEP] = v;                                               \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                  \
+        uint lane = lid % LOCKSTEP, first = lid / width * (width / LOCKSTEP);          \
+        T partial = lane < width / LOCKSTEP ? scratch[first + lane] : (IDENTITY);      \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                  \
+        if ((lid & (width - 1)) < LOCKSTEP)                                            \
+            v = CAT(NAME, _lockstep)(partial, lanes, LOCKSTEP);                        \
+        return v;                                                                      \
+    }
+#else
+#define DEFINE_SEGMENT_REDUCE(NAME, T, COMBINE, IDENTITY)                              \
+    inline T NAME(T v, __local T *scratch, uint width)                                 \
+    {                                                                                  \
+        uint lid = get_local_id(0);                                                    \
+        if (width == 1)                                                                \
+            return v;                                                                  \
+        scratch[lid] = v;                                                              \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                  \
+        for (uint apart = width / 2; apart > 0; apart /= 2) {                          \
+            if ((lid & (width - 1)) < apart)                                           \
+                scratch[lid] = COMBINE(scratch[lid], scratch[lid + apart]);            \
+            barrier(CLK_LOCAL_MEM_FENCE);                                              \
+        }                                                                              \
+        return scratch[lid];                                                           \
+    }
+#endif
+
 #endif

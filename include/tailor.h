@@ -262,6 +262,31 @@ TAILOR_API tailor_status tailor_reduce(tailor_context *ctx, cl_command_queue que
                                        size_t result_offset, cl_uint num_events_in_wait_list,
                                        const cl_event *event_wait_list, cl_event *event);
 
+// y = alpha * op(A) * x + beta * y, BLAS sgemv semantics. A is m x n (m rows,
+// n columns) stored in `layout` with leading dimension lda (at least
+// max(1, n) row-major, max(1, m) column-major); op(A) = A (x has n elements,
+// y has m) or A^T (x has m, y has n). Offsets count elements. Increments may
+// be negative (BLAS: the vector starts at the far end); 0 is an error.
+// - An empty y (m or n = 0 and nothing to write) is untouched, whatever the
+//   buffers; the event, if asked for, is a marker of the wait list.
+// - Otherwise y, A and x must be buffers holding their strided extents (A and
+//   x are checked even where they are not read), and y must not overlap A or
+//   x in the same buffer.
+// - Empty dots (k = 0) or alpha == 0: y = beta * y, reading neither A nor x
+//   (nothing at all is enqueued but a marker when beta == 1).
+// - beta == 0 never reads y: NaN in y does not propagate, and y may be
+//   CL_MEM_WRITE_ONLY.
+// Each output is within (k + 4) * 2^-24 * (|alpha| * sum_j |a_ij x_j| +
+// |beta y_i|) of the exact result. tailor_last_variant() names the kernel.
+// Thread-safety: safe; concurrent calls may share the handle.
+TAILOR_API tailor_status tailor_sgemv(tailor_context *ctx, cl_command_queue queue,
+                                      tailor_layout layout, tailor_transpose trans, size_t m,
+                                      size_t n, float alpha, cl_mem a, size_t a_offset, size_t lda,
+                                      cl_mem x, size_t x_offset, long long incx, float beta,
+                                      cl_mem y, size_t y_offset, long long incy,
+                                      cl_uint num_events_in_wait_list,
+                                      const cl_event *event_wait_list, cl_event *event);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "error.h"
+#include "gemv.h"
 #include "probe.h"
 #include "program.h"
 #include "reduce.h"
@@ -147,7 +148,10 @@ tailor_status tailor_context_create(cl_context context, cl_device_id device,
         goto error;
     }
     have_lock = 1;
-    ctx->scratch = scratch_table_create(context, reduce_scratch_bytes(ctx));
+    size_t scratch_bytes = reduce_scratch_bytes(ctx);
+    if (gemv_scratch_bytes(ctx) > scratch_bytes)
+        scratch_bytes = gemv_scratch_bytes(ctx);
+    ctx->scratch = scratch_table_create(context, scratch_bytes);
     if (!ctx->scratch) {
         status = error_set(TAILOR_ERROR_OUT_OF_HOST_MEMORY, "no memory for the scratch table");
         goto error;

@@ -47,14 +47,18 @@ struct profile_row {
 
 // Measured on an H100 (tailor bench, TAILOR_TUNE sweeps): whole-SM groups
 // with 32-byte loads stream a 2^28 sum at about 3.0 TB/s.
+// GEMV: not yet swept; 8 groups of 256 fill an SM's 2048 threads, and
+// whole-group dots start at 16384 elements.
 static const struct tuning_value nvidia_tuning[] = {
     {TUNE_REDUCE_WG_SIZE, 1024}, {TUNE_REDUCE_GROUPS_PER_CU, 2}, {TUNE_REDUCE_VECTOR_BYTES, 32},
     {TUNE_REDUCE_UNROLL, 4},     {TUNE_REDUCE_ONE_PASS, 1},      {TUNE_REDUCE_SMALL_N, 32768},
+    {TUNE_GEMV_GROUPS_PER_CU, 8}, {TUNE_GEMV_GROUP_MIN_K, 16384}, {TUNE_GEMV_ONE_PASS, 1},
     END_OF_TUNING,
 };
 
 static const struct tuning_value amd_tuning[] = {
     {TUNE_REDUCE_WG_SIZE, 256}, {TUNE_REDUCE_GROUPS_PER_CU, 8}, {TUNE_REDUCE_ONE_PASS, 1},
+    {TUNE_GEMV_GROUPS_PER_CU, 8}, {TUNE_GEMV_ONE_PASS, 1},
     END_OF_TUNING,
 };
 
@@ -64,9 +68,13 @@ static const struct tuning_value intel_gpu_tuning[] = {
 
 // CPUs: one work-item per group and a few groups per core, each streaming a
 // long contiguous run through 64-byte vectors.
+// GEMV on CPUs: 16-float (64-byte) loads and 16 lines sharing each load of x,
+// 128 outputs in registers, and splits that leave each work-item 256 KiB.
 static const struct tuning_value cpu_tuning[] = {
     {TUNE_REDUCE_WG_SIZE, 1},   {TUNE_REDUCE_GROUPS_PER_CU, 4}, {TUNE_REDUCE_VECTOR_BYTES, 64},
-    {TUNE_REDUCE_ONE_PASS, 1},  {TUNE_REDUCE_SMALL_N, 65536},   END_OF_TUNING,
+    {TUNE_REDUCE_ONE_PASS, 1},  {TUNE_REDUCE_SMALL_N, 65536},   {TUNE_GEMV_CPU_VECTOR, 16},
+    {TUNE_GEMV_CPU_COLS, 128},      {TUNE_GEMV_GROUPS_PER_CU, 4},
+    {TUNE_GEMV_SPLIT_MIN_ELEMENTS, 65536}, {TUNE_GEMV_ONE_PASS, 1}, END_OF_TUNING,
 };
 
 static const struct tuning_value generic_tuning[] = {END_OF_TUNING};
@@ -181,6 +189,45 @@ static tailor_status apply_overrides(struct profile *profile, const char *overri
     return TAILOR_SUCCESS;
 }
 
+int profile_gemv_row_lanes(const struct profile *profile)
+{
+    int lanes = profile->tune[TUNE_GEMV_ROW_LANES];
+    return lanes ? lanes : profile->lockstep ? profile->lockstep : 32;
+}
+
+// Segments wider than a lockstep group reduce in two lockstep steps, so no
+// segment may exceed LOCKSTEP^2 work-items.
+static tailor_status check_gemv(const struct profile *profile, const tailor_device_info *facts)
+{
+    const int *t = profile->tune;
+    int lockstep = profile->lockstep, row_group = t[TUNE_GEMV_ROW_WG];
+    int lanes = profile_gemv_row_lanes(profile);
+    REQUIRE((size_t)row_group <= facts->max_work_group_size &&
+                (size_t)t[TUNE_GEMV_COL_WG] <= facts->max_work_group_size,
+            TAILOR_ERROR_INVALID_PROFILE, "GEMV_ROW_WG=%d or GEMV_COL_WG=%d exceeds the device's %zu",
+            row_group, t[TUNE_GEMV_COL_WG], facts->max_work_group_size);
+    REQUIRE(is_power_of_two(lanes) && lanes <= row_group, TAILOR_ERROR_INVALID_PROFILE,
+            "GEMV_ROW_LANES=%d must be a power of two no larger than GEMV_ROW_WG=%d", lanes,
+            row_group);
+    REQUIRE(lockstep == 0 || (row_group >= lockstep && row_group <= lockstep * lockstep),
+            TAILOR_ERROR_INVALID_PROFILE, "GEMV_ROW_WG=%d must lie in [LOCKSTEP, LOCKSTEP^2]",
+            row_group);
+    REQUIRE(t[TUNE_GEMV_COL_THREADS] <= t[TUNE_GEMV_COL_WG], TAILOR_ERROR_INVALID_PROFILE,
+            "GEMV_COL_THREADS=%d exceeds GEMV_COL_WG=%d", t[TUNE_GEMV_COL_THREADS],
+            t[TUNE_GEMV_COL_WG]);
+    // The column kernels stage GEMV_COL_VECTOR floats per work-item in local memory.
+    size_t column_local = (size_t)t[TUNE_GEMV_COL_WG] * (size_t)t[TUNE_GEMV_COL_VECTOR] * 4 + 64;
+    REQUIRE(facts->local_mem_bytes == 0 || column_local <= facts->local_mem_bytes,
+            TAILOR_ERROR_INVALID_PROFILE,
+            "GEMV_COL_WG=%d times GEMV_COL_VECTOR=%d floats exceed the device's %llu bytes of local "
+            "memory", t[TUNE_GEMV_COL_WG], t[TUNE_GEMV_COL_VECTOR],
+            (unsigned long long)facts->local_mem_bytes);
+    REQUIRE(t[TUNE_GEMV_CPU_COLS] >= t[TUNE_GEMV_CPU_VECTOR], TAILOR_ERROR_INVALID_PROFILE,
+            "GEMV_CPU_COLS=%d must be a multiple of GEMV_CPU_VECTOR=%d", t[TUNE_GEMV_CPU_COLS],
+            t[TUNE_GEMV_CPU_VECTOR]);
+    return TAILOR_SUCCESS;
+}
+
 // Constraints between parameters and the device that no single range states.
 static tailor_status check_consistency(const struct profile *profile,
                                        const tailor_device_info *facts)
@@ -192,7 +239,7 @@ static tailor_status check_consistency(const struct profile *profile,
                 (group >= profile->lockstep && group <= profile->lockstep * profile->lockstep),
             TAILOR_ERROR_INVALID_PROFILE, "REDUCE_WG_SIZE=%d must lie in [LOCKSTEP, LOCKSTEP^2]",
             group);
-    return TAILOR_SUCCESS;
+    return check_gemv(profile, facts);
 }
 
 tailor_status profile_select(const tailor_device_info *facts, const char *forced,

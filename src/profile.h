@@ -7,6 +7,7 @@
 
 enum kernel_source {
     SOURCE_REDUCE,
+    SOURCE_GEMV,
     SOURCE_COUNT
 };
 
@@ -19,7 +20,53 @@ enum kernel_source {
     X(REDUCE_VECTOR_BYTES, SOURCE_REDUCE, 16, 16, 64, 1)                                            \
     X(REDUCE_UNROLL, SOURCE_REDUCE, 4, 1, 16, 0)                                                    \
     X(REDUCE_ONE_PASS, SOURCE_REDUCE, 0, 0, 1, 0)                                                   \
-    X(REDUCE_SMALL_N, SOURCE_REDUCE, 16384, 0, 1 << 30, 0)
+    X(REDUCE_SMALL_N, SOURCE_REDUCE, 16384, 0, 1 << 30, 0)                                         \
+    GEMV_TUNING_PARAMETERS(X)
+
+// GEMV (src/gemv.c, cl/gemv.cl). "Lines" are the matrix's contiguous runs;
+// row kernels take dots along them, column kernels across them.
+// - GEMV_ROW_WG: work-group size of the row kernels (and of gemv_scale).
+// - GEMV_ROW_LANES: work-items per line of the one-lockstep-group-per-line
+//   kernels; 0: LOCKSTEP, or 32 where there is no lockstep.
+// - GEMV_ROW_BATCH: lines each segment of lanes computes at once (loads of
+//   several lines in flight).
+// - GEMV_MULTI_ROW_MAX_K: dots up to this long share a lockstep group between
+//   several lines, each taking the narrowest power-of-two segment covering the
+//   dot, at most GEMV_MULTI_ROW_LANES work-items.
+// - GEMV_VECTOR: floats per vector load in the row kernels, used from dots of
+//   GEMV_VECTOR_MIN_K on when lines and x are aligned and x is unit-stride.
+// - GEMV_GROUP_MIN_K: dots from this long on get a whole work-group per line.
+// - GEMV_UNROLL: vector loads in flight per work-item in the row kernels.
+// - GEMV_COL_WG, GEMV_COL_THREADS, GEMV_COL_VECTOR, GEMV_COL_UNROLL: column
+//   kernels: work-group size, most work-items along a line (the rest of the
+//   group splits the lines), floats per work-item and vector load, lines in
+//   flight per work-item.
+// - GEMV_GROUPS_PER_CU: work-groups (CPU: work-items) per compute unit that
+//   keep the device busy; fewer blocks than that get their dots split.
+// - GEMV_SPLIT_MIN_ELEMENTS: a split never leaves a group fewer elements of A.
+// - GEMV_ONE_PASS: split launches finish in their last group (atomic ticket),
+//   else in a second kernel.
+// - GEMV_CPU_VECTOR, GEMV_CPU_COLS: CPU kernels: floats per vector load (also
+//   the lines whose dots share each load of x), outputs held in registers.
+#define GEMV_TUNING_PARAMETERS(X)                                                                   \
+    X(GEMV_ROW_WG, SOURCE_GEMV, 256, 32, 1024, 1)                                                   \
+    X(GEMV_ROW_LANES, SOURCE_GEMV, 0, 0, 1024, 0)                                                   \
+    X(GEMV_ROW_BATCH, SOURCE_GEMV, 1, 1, 8, 0)                                                      \
+    X(GEMV_MULTI_ROW_MAX_K, SOURCE_GEMV, 16, 0, 1 << 20, 0)                                         \
+    X(GEMV_MULTI_ROW_LANES, SOURCE_GEMV, 16, 1, 32, 1)                                              \
+    X(GEMV_VECTOR, SOURCE_GEMV, 4, 2, 16, 1)                                                        \
+    X(GEMV_VECTOR_MIN_K, SOURCE_GEMV, 128, 1, 1 << 30, 0)                                           \
+    X(GEMV_GROUP_MIN_K, SOURCE_GEMV, 8192, 1, 1 << 30, 0)                                           \
+    X(GEMV_UNROLL, SOURCE_GEMV, 4, 1, 16, 0)                                                        \
+    X(GEMV_COL_WG, SOURCE_GEMV, 256, 1, 1024, 1)                                                    \
+    X(GEMV_COL_THREADS, SOURCE_GEMV, 64, 1, 1024, 1)                                                \
+    X(GEMV_COL_VECTOR, SOURCE_GEMV, 4, 2, 16, 1)                                                    \
+    X(GEMV_COL_UNROLL, SOURCE_GEMV, 4, 1, 16, 0)                                                    \
+    X(GEMV_GROUPS_PER_CU, SOURCE_GEMV, 4, 1, 256, 0)                                                \
+    X(GEMV_SPLIT_MIN_ELEMENTS, SOURCE_GEMV, 16384, 1, 1 << 30, 0)                                   \
+    X(GEMV_ONE_PASS, SOURCE_GEMV, 0, 0, 1, 0)                                                       \
+    X(GEMV_CPU_VECTOR, SOURCE_GEMV, 8, 4, 16, 1)                                                    \
+    X(GEMV_CPU_COLS, SOURCE_GEMV, 64, 2, 1024, 1)
 
 enum tuning_param {
 #define TUNING_ENUM_(name, source, fallback, minimum, maximum, power_of_two) TUNE_##name,
@@ -62,5 +109,9 @@ int profile_build_options(const struct profile *profile, enum kernel_source sour
                           size_t size);
 
 const char *tuning_param_name(enum tuning_param param);
+
+// Work-items per line of GEMV's one-lockstep-group-per-line kernels:
+// GEMV_ROW_LANES, or where that is 0, LOCKSTEP (32 without lockstep).
+int profile_gemv_row_lanes(const struct profile *profile);
 
 #endif

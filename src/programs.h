@@ -12,7 +12,8 @@
     X(REDUCE_MAX_F32, "reduce_max_f32", SOURCE_REDUCE, 0, "-DREAL=float -DREAL_BYTES=4 -DREDUCE_OP=REDUCE_MAX") \
     X(REDUCE_SUM_F64, "reduce_sum_f64", SOURCE_REDUCE, 1, "-DREAL=double -DREAL_BYTES=8 -DREDUCE_OP=REDUCE_SUM") \
     X(REDUCE_MIN_F64, "reduce_min_f64", SOURCE_REDUCE, 1, "-DREAL=double -DREAL_BYTES=8 -DREDUCE_OP=REDUCE_MIN") \
-    X(REDUCE_MAX_F64, "reduce_max_f64", SOURCE_REDUCE, 1, "-DREAL=double -DREAL_BYTES=8 -DREDUCE_OP=REDUCE_MAX")
+    X(REDUCE_MAX_F64, "reduce_max_f64", SOURCE_REDUCE, 1, "-DREAL=double -DREAL_BYTES=8 -DREDUCE_OP=REDUCE_MAX") \
+    X(GEMV_F32, "gemv_f32", SOURCE_GEMV, 0, "")
 
 enum program_id {
 #define PROGRAM_ENUM_(id, name, source, fp64, defines) PROGRAM_##id,

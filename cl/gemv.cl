@@ -1,0 +1,548 @@
+// GEMV: y = alpha * op(A) * x + beta * y on float.
+//
+// The host turns every call into one of two physical problems over a matrix
+// of `lines` contiguous lines, `lda` elements apart:
+// - rows (row-major no-trans, column-major trans): output r is the dot of line
+//   r with x, `k` elements long; kernels gemv_row_* (gemv_cpu_rows on CPUs);
+// - columns (row-major trans, column-major no-trans): the outputs run along the
+//   lines, y[c] = sum over the k lines l of A[l][c] * x[l]; kernels gemv_col*
+//   (gemv_cpu_cols on CPUs).
+// Element j of x is x[x_base + j * incx] and output i is y[y_base + i * incy]:
+// the host folds negative increments into the bases, in BLAS order.
+//
+// Every kernel takes the same arguments (KERNEL_ARGS below). The *_split
+// kernels cut the dots into get_num_groups(1) slices of `slice` elements
+// (split-k): each group writes partial results to the scratch buffer; with
+// GEMV_ONE_PASS the last group of each block to finish (an atomic ticket, as
+// in the reduction) adds them up and writes y, then resets the ticket,
+// otherwise gemv_finish runs next. Partials are added in slice order, so the
+// result does not depend on which group finishes last. Split and whole
+// kernels are separate so that no barrier sits under a run-time condition
+// (POCL runs the code after such a barrier twice). beta == 0 never reads y,
+// so NaNs there do not propagate.
+//
+// Tuning defines: src/profile.h lists the GEMV_* parameters.
+#include "prelude.cl"
+
+// The kernel templates below take their shape (lanes, batch, vector, split)
+// as constant arguments: forced inline, so every kernel folds them.
+#define TEMPLATE inline __attribute__((always_inline))
+
+#define KERNEL_ARGS                                                                            \
+    const __global float *a, ulong a_offset, ulong lda, const __global float *x, ulong x_base, \
+        long incx, __global float *y, ulong y_base, long incy, ulong outputs, ulong k,         \
+        ulong per_item, ulong slice, float alpha, float beta, __global uint *scratch,          \
+        ulong tickets_at, ulong partials_at
+
+// sumN(v): the sum of v's components, pairwise. Through a private array
+// rather than component swizzles, which Oclgrind's uninitialized-value
+// checker crashes on; compilers keep the array in registers.
+#define DEFINE_SUM(N)                                                                          \
+    inline float CAT(sum, N)(CAT(float, N) v)                                                  \
+    {                                                                                          \
+        float lane[N];                                                                         \
+        CAT(vstore, N)(v, 0, lane);                                                            \
+        for (uint width = N / 2; width > 0; width /= 2)                                        \
+            for (uint i = 0; i < width; ++i)                                                   \
+                lane[i] += lane[i + width];                                                    \
+        return lane[0];                                                                        \
+    }
+DEFINE_SUM(2)
+DEFINE_SUM(4)
+DEFINE_SUM(8)
+DEFINE_SUM(16)
+
+inline float x_at(const __global float *x, ulong x_base, long incx, ulong j)
+{
+    return x[(long)x_base + (long)j * incx];
+}
+
+// y[i] = alpha * dot + beta * y[i], where `old` is y[i] already loaded (or
+// anything when beta == 0).
+inline void store_output(__global float *y, ulong y_base, long incy, ulong i, float alpha,
+                         float dot, float beta, float old)
+{
+    float value = alpha * dot;
+    if (beta != 0.0f)
+        value += beta * old;
+    y[(long)y_base + (long)i * incy] = value;
+}
+
+inline float load_old(const __global float *y, ulong y_base, long incy, ulong i, float beta)
+{
+    return beta != 0.0f ? y[(long)y_base + (long)i * incy] : 0.0f;
+}
+
+// Called by every work-item of a group after it wrote its partial results:
+// true in the group that completes its block's set of `slices` groups last,
+// which also resets the ticket for the next launch.
+inline bool last_of_block(__global uint *ticket, uint slices, __local uint *flag)
+{
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0 && get_local_id(1) == 0) {
+        uint last = atomic_inc(ticket) == slices - 1;
+        if (last)
+            atomic_xchg(ticket, 0);
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        *flag = last;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return *flag != 0;
+}
+
+// The sum over slices of output i's partial results (written by other groups:
+// read through volatile so no stale cached copy is used).
+inline float sum_partials(const __global float *partials, ulong outputs, uint slices, ulong i)
+{
+    volatile const __global float *p = partials;
+    float sum = 0.0f;
+    for (uint s = 0; s < slices; ++s)
+        sum += p[s * outputs + i];
+    return sum;
+}
+
+// The second pass of a split launch without GEMV_ONE_PASS: output i is the
+// sum of its slices' partial results.
+__kernel void gemv_finish(__global float *y, ulong y_base, long incy, ulong outputs, uint slices,
+                          float alpha, float beta, const __global uint *scratch, ulong partials_at)
+{
+    ulong i = get_global_id(0);
+    const __global float *partials = (const __global float *)scratch + partials_at;
+    if (i < outputs)
+        store_output(y, y_base, incy, i, alpha, sum_partials(partials, outputs, slices, i), beta,
+                     load_old(y, y_base, incy, i, beta));
+}
+
+__kernel void gemv_scale(__global float *y, ulong y_base, long incy, ulong n, float beta)
+{
+    ulong i = get_global_id(0);
+    if (i < n) {
+        long at = (long)y_base + (long)i * incy;
+        y[at] = beta != 0.0f ? beta * y[at] : 0.0f;
+    }
+}
+
+#if DEVICE != DEVICE_CPU
+
+#if GEMV_ROW_LANES > 0
+#define ROW_LANES GEMV_ROW_LANES
+#elif LOCKSTEP > 0
+#define ROW_LANES LOCKSTEP
+#else
+#define ROW_LANES 32
+#endif
+
+#define VEC GEMV_VECTOR
+#define floatV CAT(float, VEC)
+#define SUMV CAT(sum, VEC)
+#define COLV CAT(float, GEMV_COL_VECTOR)
+#define VLOAD_COL CAT(vload, GEMV_COL_VECTOR)
+#define VSTORE_COL CAT(vstore, GEMV_COL_VECTOR)
+
+#define ADD(a, b) ((a) + (b))
+DEFINE_SEGMENT_REDUCE(segment_sum, float, ADD, 0.0f)
+
+// Partial dots of `batch` lines (elements at[b] on) over [begin, end): lane
+// `lane` of `lanes` takes every lanes-th element, GEMV_UNROLL loads in flight.
+TEMPLATE void dots_scalar(const __global float *a, const ulong *at, uint batch,
+                        const __global float *x, ulong x_base, long incx, ulong begin, ulong end,
+                        uint lane, uint lanes, float *acc)
+{
+    ulong j = begin + lane;
+    for (; j + (GEMV_UNROLL - 1) * lanes < end; j += GEMV_UNROLL * lanes) {
+        float xs[GEMV_UNROLL];
+        for (uint u = 0; u < GEMV_UNROLL; ++u)
+            xs[u] = x_at(x, x_base, incx, j + u * lanes);
+        for (uint b = 0; b < batch; ++b)
+            for (uint u = 0; u < GEMV_UNROLL; ++u)
+                acc[b] += a[at[b] + j + u * lanes] * xs[u];
+    }
+    for (; j < end; j += lanes) {
+        float xj = x_at(x, x_base, incx, j);
+        for (uint b = 0; b < batch; ++b)
+            acc[b] += a[at[b] + j] * xj;
+    }
+}
+
+// The same with VEC-wide loads: lines and x (unit stride) are VEC-aligned
+// and begin is a multiple of VEC; the last few elements of an odd-length dot
+// are loaded one at a time.
+TEMPLATE void dots_vector(const __global float *a, const ulong *at, uint batch,
+                        const __global float *x, ulong x_base, ulong begin, ulong end, uint lane,
+                        uint lanes, float *acc)
+{
+    const __global floatV *xv = (const __global floatV *)(x + x_base);
+    floatV sums[GEMV_ROW_BATCH];
+    for (uint b = 0; b < batch; ++b)
+        sums[b] = (floatV)(0.0f);
+    ulong v = begin / VEC + lane, vectors = end / VEC;
+    for (; v + (GEMV_UNROLL - 1) * lanes < vectors; v += GEMV_UNROLL * lanes) {
+        floatV xs[GEMV_UNROLL];
+        for (uint u = 0; u < GEMV_UNROLL; ++u)
+            xs[u] = xv[v + u * lanes];
+        for (uint b = 0; b < batch; ++b)
+            for (uint u = 0; u < GEMV_UNROLL; ++u)
+                sums[b] += ((const __global floatV *)(a + at[b]))[v + u * lanes] * xs[u];
+    }
+    for (; v < vectors; v += lanes)
+        for (uint b = 0; b < batch; ++b)
+            sums[b] += ((const __global floatV *)(a + at[b]))[v] * xv[v];
+    for (uint b = 0; b < batch; ++b)
+        acc[b] = SUMV(sums[b]);
+    for (ulong j = vectors * VEC + lane; j < end; j += lanes)
+        for (uint b = 0; b < batch; ++b)
+            acc[b] += a[at[b] + j] * x[x_base + j];
+}
+
+// Row kernels: segment s of `lanes` work-items computes lines first + s +
+// b * segments (b < batch) of the group's block. Lines past the end load the
+// last line and discard it, so every work-item reaches the reductions.
+TEMPLATE void gemv_rows(KERNEL_ARGS, __local float *reduce_scratch, __local uint *last_flag,
+                      uint lanes, uint batch, int vector, int split)
+{
+    const uint lid = get_local_id(0), lane = lid & (lanes - 1), segments = GEMV_ROW_WG / lanes;
+    const ulong first = get_group_id(0) * (ulong)(segments * batch) + lid / lanes;
+    const ulong begin = get_group_id(1) * slice, end = min(k, begin + slice);
+    const uint slices = get_num_groups(1);
+    ulong at[GEMV_ROW_BATCH];
+    float acc[GEMV_ROW_BATCH], old[GEMV_ROW_BATCH];
+    for (uint b = 0; b < batch; ++b) {
+        ulong row = first + b * segments;
+        at[b] = a_offset + min(row, outputs - 1) * lda;
+        acc[b] = 0.0f;
+        // Loaded early, so its latency hides behind the dot's.
+        old[b] = !split && lane == 0 && row < outputs ? load_old(y, y_base, incy, row, beta) : 0.0f;
+    }
+    if (vector)
+        dots_vector(a, at, batch, x, x_base, begin, end, lane, lanes, acc);
+    else
+        dots_scalar(a, at, batch, x, x_base, incx, begin, end, lane, lanes, acc);
+    // Consecutive segment reductions may share reduce_scratch (prelude).
+    for (uint b = 0; b < batch; ++b)
+        acc[b] = segment_sum(acc[b], reduce_scratch, lanes);
+
+    if (!split) {
+        for (uint b = 0; b < batch; ++b) {
+            ulong row = first + b * segments;
+            if (lane == 0 && row < outputs)
+                store_output(y, y_base, incy, row, alpha, acc[b], beta, old[b]);
+        }
+        return;
+    }
+    __global float *partials = (__global float *)scratch + partials_at;
+    for (uint b = 0; b < batch; ++b) {
+        ulong row = first + b * segments;
+        if (lane == 0 && row < outputs)
+            partials[get_group_id(1) * outputs + row] = acc[b];
+    }
+#if GEMV_ONE_PASS
+    if (!last_of_block(scratch + tickets_at + get_group_id(0), slices, last_flag))
+        return;
+    for (uint b = 0; b < batch; ++b) {
+        ulong row = first + b * segments;
+        if (lane == 0 && row < outputs)
+            store_output(y, y_base, incy, row, alpha, sum_partials(partials, outputs, slices, row),
+                         beta, load_old(y, y_base, incy, row, beta));
+    }
+#else
+    (void)last_flag;
+    (void)tickets_at;
+#endif
+}
+
+#define DEFINE_ROW_KERNEL_(NAME, LANES, BATCH, VECTOR, SPLIT)                                  \
+    __kernel __attribute__((reqd_work_group_size(GEMV_ROW_WG, 1, 1))) void NAME(KERNEL_ARGS)    \
+    {                                                                                          \
+        __local float reduce_scratch[GEMV_ROW_WG];                                             \
+        __local uint last_flag;                                                                \
+        (void)per_item;                                                                        \
+        gemv_rows(a, a_offset, lda, x, x_base, incx, y, y_base, incy, outputs, k, per_item,    \
+                  slice, alpha, beta, scratch, tickets_at, partials_at, reduce_scratch,        \
+                  &last_flag, LANES, BATCH, VECTOR, SPLIT);                                    \
+    }
+#define DEFINE_ROW_KERNEL(NAME, LANES, BATCH, VECTOR)                                          \
+    DEFINE_ROW_KERNEL_(NAME, LANES, BATCH, VECTOR, 0)                                          \
+    DEFINE_ROW_KERNEL_(CAT(NAME, _split), LANES, BATCH, VECTOR, 1)
+
+// Several lines per lockstep group, for short dots (the host picks the
+// narrowest segment that covers k).
+DEFINE_ROW_KERNEL(gemv_row_lanes1, 1, GEMV_ROW_BATCH, 0)
+DEFINE_ROW_KERNEL(gemv_row_lanes2, 2, GEMV_ROW_BATCH, 0)
+DEFINE_ROW_KERNEL(gemv_row_lanes4, 4, GEMV_ROW_BATCH, 0)
+DEFINE_ROW_KERNEL(gemv_row_lanes8, 8, GEMV_ROW_BATCH, 0)
+DEFINE_ROW_KERNEL(gemv_row_lanes16, 16, GEMV_ROW_BATCH, 0)
+DEFINE_ROW_KERNEL(gemv_row_lanes32, 32, GEMV_ROW_BATCH, 0)
+// One lockstep group (ROW_LANES work-items) per line.
+DEFINE_ROW_KERNEL(gemv_row_wide, ROW_LANES, GEMV_ROW_BATCH, 0)
+DEFINE_ROW_KERNEL(gemv_row_wide_vec, ROW_LANES, GEMV_ROW_BATCH, 1)
+// A whole work-group per line, for long dots.
+DEFINE_ROW_KERNEL(gemv_row_group, GEMV_ROW_WG, 1, 0)
+DEFINE_ROW_KERNEL(gemv_row_group_vec, GEMV_ROW_WG, 1, 1)
+
+// Column kernels: a group of TX x TY work-items takes TX * GEMV_COL_VECTOR
+// consecutive outputs; work-item (tx, ty) holds GEMV_COL_VECTOR of them and
+// walks down every TY-th line of the group's slice (neighbouring work-items
+// load neighbouring vectors of a line: coalesced), then the TY partial sums
+// of each output meet in local memory.
+TEMPLATE void gemv_cols(KERNEL_ARGS, __local COLV *part, __local uint *last_flag, int aligned,
+                      int split)
+{
+    const uint tx = get_local_id(0), ty = get_local_id(1);
+    const uint TX = get_local_size(0), TY = get_local_size(1);
+    const ulong c = (get_group_id(0) * TX + tx) * GEMV_COL_VECTOR;
+    const ulong begin = get_group_id(1) * slice, end = min(k, begin + slice);
+    const uint slices = get_num_groups(1);
+    COLV acc = (COLV)(0.0f);
+    if (c + GEMV_COL_VECTOR <= outputs) {
+        const __global float *p = a + a_offset + c;
+        ulong l = begin + ty;
+        for (; l + (GEMV_COL_UNROLL - 1) * TY < end; l += GEMV_COL_UNROLL * TY) {
+            COLV as[GEMV_COL_UNROLL];
+            float xs[GEMV_COL_UNROLL];
+            for (uint u = 0; u < GEMV_COL_UNROLL; ++u) {
+                const __global float *line = p + (l + u * TY) * lda;
+                as[u] = aligned ? *(const __global COLV *)line : VLOAD_COL(0, line);
+                xs[u] = x_at(x, x_base, incx, l + u * TY);
+            }
+            for (uint u = 0; u < GEMV_COL_UNROLL; ++u)
+                acc += as[u] * xs[u];
+        }
+        for (; l < end; l += TY) {
+            const __global float *line = p + l * lda;
+            acc += (aligned ? *(const __global COLV *)line : VLOAD_COL(0, line)) *
+                   x_at(x, x_base, incx, l);
+        }
+    } else if (c < outputs) {
+        // The last outputs, fewer than a vector: one element at a time.
+        float sums[GEMV_COL_VECTOR];
+        for (uint i = 0; i < GEMV_COL_VECTOR; ++i)
+            sums[i] = 0.0f;
+        for (ulong l = begin + ty; l < end; l += TY) {
+            const __global float *line = a + a_offset + l * lda;
+            float xl = x_at(x, x_base, incx, l);
+            for (uint i = 0; i < GEMV_COL_VECTOR; ++i)
+                if (c + i < outputs)
+                    sums[i] += line[c + i] * xl;
+        }
+        acc = VLOAD_COL(0, sums);
+    }
+    part[ty * TX + tx] = acc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint apart = TY / 2; apart > 0; apart /= 2) {
+        if (ty < apart)
+            part[ty * TX + tx] = acc = acc + part[(ty + apart) * TX + tx];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    float sums[GEMV_COL_VECTOR];
+    VSTORE_COL(acc, 0, sums);
+
+    if (!split) {
+        if (ty == 0)
+            for (uint i = 0; i < GEMV_COL_VECTOR && c + i < outputs; ++i)
+                store_output(y, y_base, incy, c + i, alpha, sums[i], beta,
+                             load_old(y, y_base, incy, c + i, beta));
+        return;
+    }
+    __global float *partials = (__global float *)scratch + partials_at;
+    if (ty == 0)
+        for (uint i = 0; i < GEMV_COL_VECTOR && c + i < outputs; ++i)
+            partials[get_group_id(1) * outputs + c + i] = sums[i];
+#if GEMV_ONE_PASS
+    if (!last_of_block(scratch + tickets_at + get_group_id(0), slices, last_flag))
+        return;
+    // Every work-item of the last group takes some of the block's outputs.
+    ulong block = get_group_id(0) * TX * GEMV_COL_VECTOR;
+    ulong block_end = min(outputs, block + TX * GEMV_COL_VECTOR);
+    for (ulong i = block + ty * TX + tx; i < block_end; i += TX * TY)
+        store_output(y, y_base, incy, i, alpha, sum_partials(partials, outputs, slices, i), beta,
+                     load_old(y, y_base, incy, i, beta));
+#else
+    (void)last_flag;
+    (void)tickets_at;
+#endif
+}
+
+#define DEFINE_COL_KERNEL(NAME, ALIGNED, SPLIT)                                                \
+    __kernel void NAME(KERNEL_ARGS)                                                            \
+    {                                                                                          \
+        __local COLV part[GEMV_COL_WG];                                                        \
+        __local uint last_flag;                                                                \
+        (void)per_item;                                                                        \
+        gemv_cols(a, a_offset, lda, x, x_base, incx, y, y_base, incy, outputs, k, per_item,    \
+                  slice, alpha, beta, scratch, tickets_at, partials_at, part, &last_flag,      \
+                  ALIGNED, SPLIT);                                                             \
+    }
+
+DEFINE_COL_KERNEL(gemv_col_vec, 1, 0)
+DEFINE_COL_KERNEL(gemv_col_vec_split, 1, 1)
+// Lines not aligned to whole vectors: element-aligned vector loads.
+DEFINE_COL_KERNEL(gemv_col, 0, 0)
+DEFINE_COL_KERNEL(gemv_col_split, 0, 1)
+
+#else // DEVICE == DEVICE_CPU
+
+// CPUs: one work-item per group, each taking a long contiguous share of the
+// work with wide vector loads, no local memory.
+#define CPUV CAT(float, GEMV_CPU_VECTOR)
+#define VLOAD_CPU CAT(vload, GEMV_CPU_VECTOR)
+#define VSTORE_CPU CAT(vstore, GEMV_CPU_VECTOR)
+#define SUM_CPU CAT(sum, GEMV_CPU_VECTOR)
+
+// Ticket of a one-work-item group: true in the last of the block's slices.
+inline bool last_item_of_block(__global uint *ticket, uint slices)
+{
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    uint last = atomic_inc(ticket) == slices - 1;
+    if (last)
+        atomic_xchg(ticket, 0);
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    return last;
+}
+
+// The W = GEMV_CPU_VECTOR dots whose W partial sums each are sums[0 .. W):
+// component r of the result is the total of sums[r]. Each level of the tree
+// adds neighbours within vectors and packs two vectors into one, so W lines
+// cost W - 1 vector additions rather than W horizontal sums.
+#define PACK_SUMS(COUNT)                                                                       \
+    for (uint i = 0; i < (COUNT) / 2; ++i)                                                     \
+        sums[i] = (CPUV)(sums[2 * i].even + sums[2 * i].odd, sums[2 * i + 1].even + sums[2 * i + 1].odd);
+inline CPUV transposed_sums(CPUV *sums)
+{
+    // One level per line, so that every loop has a constant count to unroll.
+#if GEMV_CPU_VECTOR >= 16
+    PACK_SUMS(16)
+#endif
+#if GEMV_CPU_VECTOR >= 8
+    PACK_SUMS(8)
+#endif
+    PACK_SUMS(4)
+    PACK_SUMS(2)
+    return sums[0];
+}
+
+// Dots of W lines (elements at[q] on) over [begin, end), as one vector: every
+// load of x serves all of them.
+TEMPLATE CPUV cpu_dots(const __global float *a, const ulong *at, const __global float *x,
+                     ulong x_base, long incx, ulong begin, ulong end)
+{
+    CPUV sums[GEMV_CPU_VECTOR];
+    float tail[GEMV_CPU_VECTOR];
+    for (uint q = 0; q < GEMV_CPU_VECTOR; ++q) {
+        sums[q] = (CPUV)(0.0f);
+        tail[q] = 0.0f;
+    }
+    ulong j = begin;
+    for (; j + GEMV_CPU_VECTOR <= end; j += GEMV_CPU_VECTOR) {
+        CPUV xv;
+        if (incx == 1) {
+            xv = VLOAD_CPU(0, x + x_base + j);
+        } else {
+            float gathered[GEMV_CPU_VECTOR];
+            for (uint i = 0; i < GEMV_CPU_VECTOR; ++i)
+                gathered[i] = x_at(x, x_base, incx, j + i);
+            xv = VLOAD_CPU(0, gathered);
+        }
+        for (uint q = 0; q < GEMV_CPU_VECTOR; ++q)
+            sums[q] += VLOAD_CPU(0, a + at[q] + j) * xv;
+    }
+    for (; j < end; ++j) {
+        float xj = x_at(x, x_base, incx, j);
+        for (uint q = 0; q < GEMV_CPU_VECTOR; ++q)
+            tail[q] += a[at[q] + j] * xj;
+    }
+    return transposed_sums(sums) + VLOAD_CPU(0, tail);
+}
+
+// Work-item (i, s): lines [i * per_item, (i + 1) * per_item) over slice s.
+__kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemv_cpu_rows(KERNEL_ARGS)
+{
+    const ulong first = get_global_id(0) * per_item, last = min(outputs, first + per_item);
+    const ulong begin = get_global_id(1) * slice, end = min(k, begin + slice);
+    const uint slices = get_global_size(1);
+    __global float *partials = (__global float *)scratch + partials_at;
+    for (ulong row = first; row < last; row += GEMV_CPU_VECTOR) {
+        // Past the last line, the last line again (its dots are discarded).
+        ulong at[GEMV_CPU_VECTOR];
+        float dot[GEMV_CPU_VECTOR];
+        for (uint q = 0; q < GEMV_CPU_VECTOR; ++q)
+            at[q] = a_offset + min(row + q, last - 1) * lda;
+        CPUV dots = cpu_dots(a, at, x, x_base, incx, begin, end);
+        if (slices == 1 && incy == 1 && row + GEMV_CPU_VECTOR <= last) {
+            // A whole vector of unit-stride outputs.
+            __global float *out = y + y_base + row;
+            CPUV value = alpha * dots;
+            if (beta != 0.0f)
+                value += beta * VLOAD_CPU(0, out);
+            VSTORE_CPU(value, 0, out);
+            continue;
+        }
+        VSTORE_CPU(dots, 0, dot);
+        for (uint q = 0; q < GEMV_CPU_VECTOR && row + q < last; ++q) {
+            if (slices == 1)
+                store_output(y, y_base, incy, row + q, alpha, dot[q], beta,
+                             load_old(y, y_base, incy, row + q, beta));
+            else
+                partials[get_global_id(1) * outputs + row + q] = dot[q];
+        }
+    }
+#if GEMV_ONE_PASS
+    if (slices == 1 || !last_item_of_block(scratch + tickets_at + get_global_id(0), slices))
+        return;
+    for (ulong row = first; row < last; ++row)
+        store_output(y, y_base, incy, row, alpha, sum_partials(partials, outputs, slices, row), beta,
+                     load_old(y, y_base, incy, row, beta));
+#endif
+}
+
+// Work-item (i, s): outputs [i * per_item, (i + 1) * per_item) over the lines
+// of slice s, in strips of GEMV_CPU_COLS outputs held in vector registers.
+__kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemv_cpu_cols(KERNEL_ARGS)
+{
+    const ulong first = get_global_id(0) * per_item, last = min(outputs, first + per_item);
+    const ulong begin = get_global_id(1) * slice, end = min(k, begin + slice);
+    const uint slices = get_global_size(1);
+    __global float *partials = (__global float *)scratch + partials_at;
+    for (ulong c = first; c < last; c += GEMV_CPU_COLS) {
+        float out[GEMV_CPU_COLS];
+        ulong width = min((ulong)GEMV_CPU_COLS, last - c);
+        if (width == GEMV_CPU_COLS) {
+            CPUV sums[GEMV_CPU_COLS / GEMV_CPU_VECTOR];
+            for (uint q = 0; q < GEMV_CPU_COLS / GEMV_CPU_VECTOR; ++q)
+                sums[q] = (CPUV)(0.0f);
+            for (ulong l = begin; l < end; ++l) {
+                const __global float *line = a + a_offset + l * lda + c;
+                float xl = x_at(x, x_base, incx, l);
+                for (uint q = 0; q < GEMV_CPU_COLS / GEMV_CPU_VECTOR; ++q)
+                    sums[q] += VLOAD_CPU(q, line) * xl;
+            }
+            for (uint q = 0; q < GEMV_CPU_COLS / GEMV_CPU_VECTOR; ++q)
+                VSTORE_CPU(sums[q], q, out);
+        } else {
+            for (uint i = 0; i < width; ++i)
+                out[i] = 0.0f;
+            for (ulong l = begin; l < end; ++l) {
+                const __global float *line = a + a_offset + l * lda + c;
+                float xl = x_at(x, x_base, incx, l);
+                for (uint i = 0; i < width; ++i)
+                    out[i] += line[i] * xl;
+            }
+        }
+        for (uint i = 0; i < width; ++i) {
+            if (slices == 1)
+                store_output(y, y_base, incy, c + i, alpha, out[i], beta,
+                             load_old(y, y_base, incy, c + i, beta));
+            else
+                partials[get_global_id(1) * outputs + c + i] = out[i];
+        }
+    }
+#if GEMV_ONE_PASS
+    if (slices == 1 || !last_item_of_block(scratch + tickets_at + get_global_id(0), slices))
+        return;
+    for (ulong c = first; c < last; ++c)
+        store_output(y, y_base, incy, c, alpha, sum_partials(partials, outputs, slices, c), beta,
+                     load_old(y, y_base, incy, c, beta));
+#endif
+}
+
+#endif

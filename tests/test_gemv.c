@@ -1,0 +1,635 @@
+// tailor_sgemv against a double-precision C reference on every device, under
+// every profile it can run and tunings that force each kernel variant (the
+// lockstep-free versions on POCL), over both layouts and transposes, alpha and
+// beta in {0, 1, other}, increments {1, 2, -1, -3}, offsets, padded leading
+// dimensions, and shapes from (1, 1) across every threshold; guard elements
+// around y and between its strided elements must come back untouched.
+//
+// Tolerance: each output within (k + 4) * 2^-24 * (|alpha| * sum_j |a_ij x_j|
+// + |beta y_i|) of the exact value (k the dot length: the float rounding of a
+// dot of k terms, however the kernels order it, plus alpha and beta); on
+// small-integer data with alpha and beta in {0, 1, 2, -0.5} every kernel must
+// be exact, so a lost or doubled element always shows.
+//
+// usage: test_gemv [--small] [--profile NAME]
+//   --small   small shapes and fewer tunings (for oclgrind)
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "support.h"
+
+#define GUARD 3
+#define POISON -777.0f
+#define SENTINEL 4242.0f
+
+struct run {
+    const struct test_device *device;
+    tailor_context *handle;
+    char label[256];
+    // Variant names seen, for the coverage check.
+    char seen[64][64];
+    size_t seen_count;
+    int calls;
+};
+
+struct gemv_case {
+    tailor_layout layout;
+    tailor_transpose trans;
+    size_t m, n, lda;
+    float alpha, beta;
+    size_t a_offset, x_offset, y_offset;
+    long long incx, incy;
+    int integers;  // small-integer data: exact results expected
+    int nan_y;     // y holds NaN (with beta == 0 it must not propagate)
+    int nan_ax;    // A and x hold NaN (with alpha == 0 they must not be read)
+};
+
+static size_t magnitude(long long inc)
+{
+    return (size_t)(inc < 0 ? -inc : inc);
+}
+
+static size_t extent(size_t count, long long inc)
+{
+    return count ? (count - 1) * magnitude(inc) + 1 : 0;
+}
+
+// Index of element p of a vector of `count` elements in BLAS order.
+static size_t vector_index(size_t offset, size_t count, long long inc, size_t p)
+{
+    return inc > 0 ? offset + p * (size_t)inc : offset + (count - 1 - p) * magnitude(inc);
+}
+
+static size_t matrix_index(const struct gemv_case *c, size_t i, size_t j)
+{
+    return c->layout == TAILOR_ROW_MAJOR ? c->a_offset + i * c->lda + j : c->a_offset + i + j * c->lda;
+}
+
+static float value(unsigned long long *seed, int integers)
+{
+    return integers ? (float)((int)(test_random(seed) % 9) - 4) : (float)(2.0 * test_uniform(seed) - 1.0);
+}
+
+static void note_variant(struct run *run)
+{
+    const char *variant = tailor_last_variant();
+    for (size_t i = 0; i < run->seen_count; ++i)
+        if (strcmp(run->seen[i], variant) == 0)
+            return;
+    if (run->seen_count < sizeof run->seen / sizeof run->seen[0])
+        snprintf(run->seen[run->seen_count++], sizeof run->seen[0], "%s", variant);
+}
+
+static int saw(const struct run *run, const char *part)
+{
+    for (size_t i = 0; i < run->seen_count; ++i)
+        if (strstr(run->seen[i], part))
+            return 1;
+    return 0;
+}
+
+static void describe(const struct gemv_case *c, char *buffer, size_t size)
+{
+    snprintf(buffer, size,
+             "%s %s m=%zu n=%zu lda=%zu alpha=%g beta=%g offsets a=%zu x=%zu y=%zu incx=%lld incy=%lld%s%s",
+             c->layout == TAILOR_ROW_MAJOR ? "row-major" : "column-major",
+             c->trans == TAILOR_NO_TRANS ? "no-trans" : "trans", c->m, c->n, c->lda, c->alpha, c->beta,
+             c->a_offset, c->x_offset, c->y_offset, c->incx, c->incy, c->integers ? " integers" : "",
+             c->nan_y ? " NaN-y" : c->nan_ax ? " NaN-A-x" : "");
+}
+
+static void check_case(struct run *run, const struct gemv_case *c, unsigned long long *seed)
+{
+    size_t outputs = c->trans == TAILOR_NO_TRANS ? c->m : c->n, k = c->trans == TAILOR_NO_TRANS ? c->n : c->m;
+    size_t lines = c->layout == TAILOR_ROW_MAJOR ? c->m : c->n, length = c->layout == TAILOR_ROW_MAJOR ? c->n : c->m;
+    size_t a_count = c->a_offset + (lines && length ? (lines - 1) * c->lda + length : 0) + GUARD;
+    size_t x_count = c->x_offset + extent(k, c->incx) + GUARD;
+    size_t y_count = c->y_offset + extent(outputs, c->incy) + GUARD;
+    float *a = malloc(a_count * sizeof *a), *x = malloc(x_count * sizeof *x);
+    float *y = malloc(y_count * sizeof *y), *got = malloc(y_count * sizeof *got);
+    char what[320];
+    describe(c, what, sizeof what);
+    for (size_t i = 0; i < a_count; ++i)
+        a[i] = POISON;
+    for (size_t i = 0; i < x_count; ++i)
+        x[i] = POISON;
+    for (size_t i = 0; i < y_count; ++i)
+        y[i] = SENTINEL;
+    for (size_t i = 0; i < c->m; ++i)
+        for (size_t j = 0; j < c->n; ++j)
+            a[matrix_index(c, i, j)] = c->nan_ax && (i + j) % 3 == 0 ? NAN : value(seed, c->integers);
+    for (size_t p = 0; p < k; ++p)
+        x[vector_index(c->x_offset, k, c->incx, p)] = c->nan_ax && p % 2 ? NAN : value(seed, c->integers);
+    for (size_t p = 0; p < outputs; ++p)
+        y[vector_index(c->y_offset, outputs, c->incy, p)] = c->nan_y ? NAN : value(seed, c->integers);
+
+    cl_mem a_buffer = test_buffer(run->device, CL_MEM_READ_ONLY, a_count * sizeof *a, a);
+    cl_mem x_buffer = test_buffer(run->device, CL_MEM_READ_ONLY, x_count * sizeof *x, x);
+    cl_mem y_buffer = test_buffer(run->device, CL_MEM_READ_WRITE, y_count * sizeof *y, y);
+    if (!a_buffer || !x_buffer || !y_buffer)
+        goto done;
+    cl_event event = NULL;
+    if (getenv("TEST_GEMV_VERBOSE"))
+        fprintf(stderr, "%s\n", what);
+    tailor_status status =
+        tailor_sgemv(run->handle, run->device->queue, c->layout, c->trans, c->m, c->n, c->alpha, a_buffer,
+                     c->a_offset, c->lda, x_buffer, c->x_offset, c->incx, c->beta, y_buffer, c->y_offset,
+                     c->incy, 0, NULL, &event);
+    ++run->calls;
+    CHECK(status == TAILOR_SUCCESS, "%s %s: %s: %s", run->label, what, tailor_status_name(status),
+          tailor_last_error());
+    if (status != TAILOR_SUCCESS)
+        goto done;
+    note_variant(run);
+    CHECK(event != NULL, "%s %s: no event", run->label, what);
+    if (event) {
+        CHECK(clWaitForEvents(1, &event) == CL_SUCCESS, "waiting for the event failed");
+        clReleaseEvent(event);
+    }
+    if (test_read(run->device, y_buffer, 0, y_count * sizeof *got, got) != 0)
+        goto done;
+    int failures = 0;
+    for (size_t i = 0; i < y_count; ++i)
+        if (y[i] == SENTINEL && !(got[i] == SENTINEL) && failures++ < 3)
+            CHECK(0, "%s %s [%s]: element %zu outside y was written (%g)", run->label, what,
+                  tailor_last_variant(), i, got[i]);
+    for (size_t p = 0; p < outputs && failures < 3; ++p) {
+        double sum = 0, size = 0;
+        for (size_t q = 0; q < k; ++q) {
+            size_t i = c->trans == TAILOR_NO_TRANS ? p : q, j = c->trans == TAILOR_NO_TRANS ? q : p;
+            double term = (double)a[matrix_index(c, i, j)] * (double)x[vector_index(c->x_offset, k, c->incx, q)];
+            sum += term;
+            size += fabs(term);
+        }
+        double old = y[vector_index(c->y_offset, outputs, c->incy, p)];
+        double expected = c->alpha == 0 ? 0 : (double)c->alpha * sum;
+        double bound_size = c->alpha == 0 ? 0 : fabs((double)c->alpha) * size;
+        if (c->beta != 0) {
+            expected += (double)c->beta * old;
+            bound_size += fabs((double)c->beta * old);
+        }
+        double result = got[vector_index(c->y_offset, outputs, c->incy, p)];
+        double bound = c->integers ? 0 : ((double)k + 4) * 0x1p-24 * bound_size;
+        if (!(fabs(result - expected) <= bound) && failures++ < 3)
+            CHECK(0, "%s %s [%s]: y[%zu] = %.9g, expected %.9g (bound %.3g)", run->label, what,
+                  tailor_last_variant(), p, result, expected, bound);
+    }
+done:
+    if (a_buffer)
+        clReleaseMemObject(a_buffer);
+    if (x_buffer)
+        clReleaseMemObject(x_buffer);
+    if (y_buffer)
+        clReleaseMemObject(y_buffer);
+    free(a);
+    free(x);
+    free(y);
+    free(got);
+}
+
+static const float alphas[] = {1.0f, -0.5f, 0.7f, 0.0f, 2.0f};
+static const float betas[] = {0.0f, 1.0f, 2.0f, -0.3f};
+static const long long increments[] = {1, 2, -1, -3};
+
+// Every shape under both layouts and transposes, the other parameters
+// rotating through their values so that every combination of layout,
+// transpose, alpha, beta and increments meets over the list.
+static void check_shapes(struct run *run, const size_t (*shapes)[2], size_t count, unsigned long long *seed)
+{
+    size_t turn = 0;
+    for (size_t s = 0; s < count; ++s)
+        for (int layout = 0; layout < 2; ++layout)
+            for (int trans = 0; trans < 2; ++trans, ++turn) {
+                struct gemv_case c = {.layout = (tailor_layout)layout, .trans = (tailor_transpose)trans,
+                                      .m = shapes[s][0], .n = shapes[s][1]};
+                size_t length = layout == TAILOR_ROW_MAJOR ? c.n : c.m;
+                // Mostly unit increments and aligned offsets (the fast paths).
+                int plain = turn % 3 != 2;
+                c.lda = length + (turn % 4 == 1 ? 3 : turn % 4 == 3 ? 4 : 0);
+                if (c.lda == 0)
+                    c.lda = 1;
+                c.alpha = alphas[turn % 5 == 3 ? 2 : turn % 5];
+                c.beta = betas[turn / 2 % 4];
+                c.incx = plain ? 1 : increments[1 + turn / 3 % 3];
+                c.incy = plain ? 1 : increments[turn / 5 % 4];
+                c.a_offset = plain ? 4 * (turn % 2) : 1 + turn % 3;
+                c.x_offset = plain ? 8 * (turn % 2) : turn % 5;
+                c.y_offset = turn % 3;
+                c.integers = turn % 2 == 0 || c.alpha == 0;
+                if (c.integers && c.alpha == 0.7f)
+                    c.alpha = -0.5f;
+                if (c.integers && c.beta == -0.3f)
+                    c.beta = 2.0f;
+                check_case(run, &c, seed);
+            }
+}
+
+// Every alpha, beta and pair of increments on one shape per layout and
+// transpose; NaN in y under beta = 0, NaN in A and x under alpha = 0.
+static void check_parameters(struct run *run, size_t m, size_t n, unsigned long long *seed)
+{
+    for (int layout = 0; layout < 2; ++layout)
+        for (int trans = 0; trans < 2; ++trans)
+            for (size_t ai = 0; ai < sizeof alphas / sizeof alphas[0]; ++ai)
+                for (size_t bi = 0; bi < sizeof betas / sizeof betas[0]; ++bi)
+                    for (size_t xi = 0; xi < 3; ++xi)
+                        for (size_t yi = 0; yi < 3; ++yi) {
+                            struct gemv_case c = {.layout = (tailor_layout)layout, .trans = (tailor_transpose)trans,
+                                                  .m = m, .n = n};
+                            c.lda = (layout == TAILOR_ROW_MAJOR ? n : m) + (xi == 2);
+                            c.alpha = alphas[ai];
+                            c.beta = betas[bi];
+                            c.incx = increments[xi];
+                            c.incy = increments[(yi + xi) % 4];
+                            c.a_offset = 4 * yi;
+                            c.x_offset = xi;
+                            c.y_offset = 2;
+                            c.integers = c.alpha != 0.7f && c.beta != -0.3f;
+                            c.nan_y = c.beta == 0 && yi != 1;
+                            c.nan_ax = c.alpha == 0 && xi == 0;
+                            check_case(run, &c, seed);
+                        }
+}
+
+// Empty outputs leave y alone (and need no buffers); empty dots scale y.
+static void check_empty(struct run *run, unsigned long long *seed)
+{
+    cl_event event = NULL;
+    CHECK_STATUS(tailor_sgemv(run->handle, run->device->queue, TAILOR_ROW_MAJOR, TAILOR_NO_TRANS, 0, 5, 1.0f,
+                              NULL, 0, 5, NULL, 0, 1, 0.0f, NULL, 0, 1, 0, NULL, &event),
+                 TAILOR_SUCCESS);
+    CHECK(event && clWaitForEvents(1, &event) == CL_SUCCESS, "m = 0 returned no usable event");
+    if (event)
+        clReleaseEvent(event);
+    CHECK_STATUS(tailor_sgemv(run->handle, run->device->queue, TAILOR_COLUMN_MAJOR, TAILOR_TRANS, 4, 0, 1.0f,
+                              NULL, 0, 4, NULL, 0, 1, 0.0f, NULL, 0, -1, 0, NULL, NULL),
+                 TAILOR_SUCCESS);
+    CHECK(*tailor_last_variant() == '\0', "an empty output enqueued %s", tailor_last_variant());
+    for (int layout = 0; layout < 2; ++layout)
+        for (int trans = 0; trans < 2; ++trans)
+            for (size_t bi = 0; bi < sizeof betas / sizeof betas[0]; ++bi) {
+                // k = 0: y = beta * y, NaN in y ignored when beta = 0.
+                struct gemv_case c = {.layout = (tailor_layout)layout, .trans = (tailor_transpose)trans,
+                                      .m = 6, .n = 6};
+                if (trans == TAILOR_NO_TRANS)
+                    c.n = 0;
+                else
+                    c.m = 0;
+                c.lda = 7;
+                c.alpha = 1.0f;
+                c.beta = betas[bi];
+                c.incx = 1;
+                c.incy = bi % 2 ? -2 : 1;
+                c.y_offset = 1;
+                c.integers = 1;
+                c.nan_y = c.beta == 0;
+                check_case(run, &c, seed);
+                CHECK(c.beta == 1.0f ? *tailor_last_variant() == '\0' : strcmp(tailor_last_variant(), "scale") == 0,
+                      "%s k = 0, beta %g ran '%s'", run->label, c.beta, tailor_last_variant());
+            }
+}
+
+// The event waits for the wait list: gated by a user event, the call must
+// not complete before the gate opens (split launches included).
+static void check_wait_list(struct run *run, size_t m, size_t n)
+{
+    cl_int error;
+    cl_event gate = clCreateUserEvent(run->device->context, &error);
+    CHECK(error == CL_SUCCESS, "clCreateUserEvent failed");
+    if (error != CL_SUCCESS)
+        return;
+    float *a = malloc(m * n * sizeof *a), *x = malloc(n * sizeof *x), *y = malloc(m * sizeof *y);
+    for (size_t i = 0; i < m * n; ++i)
+        a[i] = 1.0f;
+    for (size_t i = 0; i < n; ++i)
+        x[i] = 1.0f;
+    for (size_t i = 0; i < m; ++i)
+        y[i] = -1.0f;
+    cl_mem a_buffer = test_buffer(run->device, CL_MEM_READ_ONLY, m * n * sizeof *a, a);
+    cl_mem x_buffer = test_buffer(run->device, CL_MEM_READ_ONLY, n * sizeof *x, x);
+    cl_mem y_buffer = test_buffer(run->device, CL_MEM_READ_WRITE, m * sizeof *y, y);
+    cl_event done = NULL;
+    CHECK_STATUS(tailor_sgemv(run->handle, run->device->queue, TAILOR_ROW_MAJOR, TAILOR_NO_TRANS, m, n, 1.0f,
+                              a_buffer, 0, n, x_buffer, 0, 1, 0.0f, y_buffer, 0, 1, 1, &gate, &done),
+                 TAILOR_SUCCESS);
+    clFlush(run->device->queue);
+    usleep(20000);
+    cl_int state = CL_COMPLETE;
+    if (done)
+        clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state, NULL);
+    CHECK(done && state != CL_COMPLETE, "%s %zux%zu: completed before its wait list", run->label, m, n);
+    clSetUserEventStatus(gate, CL_COMPLETE);
+    if (done) {
+        CHECK(clWaitForEvents(1, &done) == CL_SUCCESS, "waiting failed");
+        clReleaseEvent(done);
+    }
+    test_read(run->device, y_buffer, 0, m * sizeof *y, y);
+    for (size_t i = 0; i < m; ++i)
+        if (y[i] != (float)n) {
+            CHECK(0, "%s %zux%zu after the gate: y[%zu] = %g", run->label, m, n, i, y[i]);
+            break;
+        }
+    clReleaseEvent(gate);
+    clReleaseMemObject(a_buffer);
+    clReleaseMemObject(x_buffer);
+    clReleaseMemObject(y_buffer);
+    free(a);
+    free(x);
+    free(y);
+}
+
+// An out-of-order queue: split launches get a scratch buffer of their own.
+static void check_out_of_order_queue(struct run *run)
+{
+    cl_int error;
+    cl_command_queue queue = clCreateCommandQueue(run->device->context, run->device->choice.device,
+                                                  CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &error);
+    if (error != CL_SUCCESS)
+        return;
+    size_t m = 3, n = 70000;
+    float *a = malloc(m * n * sizeof *a), x_one = 1.0f, y[3] = {0};
+    for (size_t i = 0; i < m * n; ++i)
+        a[i] = (float)(i / n + 1);
+    float *x = malloc(n * sizeof *x);
+    for (size_t i = 0; i < n; ++i)
+        x[i] = x_one;
+    cl_mem a_buffer = test_buffer(run->device, CL_MEM_READ_ONLY, m * n * sizeof *a, a);
+    cl_mem x_buffer = test_buffer(run->device, CL_MEM_READ_ONLY, n * sizeof *x, x);
+    cl_mem y_buffer = test_buffer(run->device, CL_MEM_READ_WRITE, sizeof y, y);
+    for (int repeat = 0; repeat < 3; ++repeat) {
+        cl_event done = NULL;
+        CHECK_STATUS(tailor_sgemv(run->handle, queue, TAILOR_ROW_MAJOR, TAILOR_NO_TRANS, m, n, 1.0f, a_buffer, 0,
+                                  n, x_buffer, 0, 1, 0.0f, y_buffer, 0, 1, 0, NULL, &done),
+                     TAILOR_SUCCESS);
+        if (done) {
+            clEnqueueReadBuffer(queue, y_buffer, CL_TRUE, 0, sizeof y, y, 1, &done, NULL);
+            clReleaseEvent(done);
+        }
+        for (size_t i = 0; i < m; ++i)
+            CHECK(y[i] == (float)((i + 1) * n), "%s out-of-order queue [%s]: y[%zu] = %g", run->label,
+                  tailor_last_variant(), i, y[i]);
+    }
+    clReleaseMemObject(a_buffer);
+    clReleaseMemObject(x_buffer);
+    clReleaseMemObject(y_buffer);
+    clReleaseCommandQueue(queue);
+    free(a);
+    free(x);
+}
+
+// Shapes from (1, 1) across every threshold of the default tunings: the
+// multi-row limit (16), vector loads (128), whole-group dots (8192), and
+// splits of few long dots.
+static const size_t shapes[][2] = {
+    {1, 1},    {1, 2},    {2, 1},    {1, 17},   {17, 1},   {3, 5},     {5, 15},    {7, 16},  {9, 17},
+    {16, 15},  {31, 33},  {37, 53},  {33, 64},  {12, 127}, {10, 128},  {11, 129},  {6, 256}, {2, 300}, {300, 3},
+    {129, 70}, {61, 257}, {3, 8191}, {2, 8193}, {1, 9000}, {4, 40000}, {160, 1200}, {1000, 2},
+};
+
+static const size_t small_shapes[][2] = {
+    {1, 1}, {3, 5}, {7, 16}, {9, 17}, {37, 53}, {10, 128}, {11, 129}, {2, 300}, {65, 3},
+};
+
+// The seed's shapes, row-major no-trans, on the detected profile.
+static const size_t seed_shapes[][2] = {{16384, 16}, {16384, 32}, {16384, 128}, {1024, 4096}, {4096, 1024}};
+
+struct tuning {
+    const char *profile;  // NULL: the device's own
+    const char *tuning;
+    const char *expected; // variant name parts that must appear, separated by '|'
+    int full;             // also every alpha, beta and increment, wait lists, queues
+    int one_pass;         // atomic tickets, which Oclgrind takes for data races: not --small
+};
+
+static void check_coverage(const struct run *run, const char *expected)
+{
+    char parts[512];
+    snprintf(parts, sizeof parts, "%s", expected);
+    for (char *part = strtok(parts, "|"); part; part = strtok(NULL, "|"))
+        CHECK(saw(run, part), "%s: no call ran a variant named like '%s'", run->label, part);
+}
+
+static void run_tuning(const struct test_device *device, const struct tuning *t, int small,
+                       unsigned long long *seed)
+{
+    static struct run run;
+    if (small && t->one_pass)
+        return;
+    memset(&run, 0, sizeof run);
+    run.device = device;
+    const char *profile = t->profile ? t->profile : device->info.profile_name;
+    run.handle = test_handle(device, profile, t->tuning);
+    snprintf(run.label, sizeof run.label, "[%s %s]", profile, t->tuning ? t->tuning : "default tuning");
+    if (!run.handle)
+        return;
+    fprintf(stderr, "  %s\n", run.label);
+    if (small) {
+        check_shapes(&run, small_shapes, sizeof small_shapes / sizeof small_shapes[0], seed);
+    } else {
+        check_shapes(&run, shapes, sizeof shapes / sizeof shapes[0], seed);
+        if (t->full) {
+            check_parameters(&run, 23, 29, seed);
+            check_parameters(&run, 5, 200, seed);
+            check_empty(&run, seed);
+            check_wait_list(&run, 3, 70000);
+            check_wait_list(&run, 100, 10);
+            check_out_of_order_queue(&run);
+        }
+    }
+    fprintf(stderr, "    %d calls; variants:", run.calls);
+    for (size_t i = 0; i < run.seen_count; ++i)
+        fprintf(stderr, " %s", run.seen[i]);
+    fputc('\n', stderr);
+    if (!small)
+        check_coverage(&run, t->expected);
+    tailor_context_release(&run.handle);
+}
+
+static void run_seed_shapes(const struct test_device *device, unsigned long long *seed)
+{
+    struct run run = {.device = device, .handle = test_handle(device, NULL, NULL)};
+    snprintf(run.label, sizeof run.label, "[%s seed shapes]", device->info.profile_name);
+    if (!run.handle)
+        return;
+    for (size_t s = 0; s < sizeof seed_shapes / sizeof seed_shapes[0]; ++s)
+        for (int trans = 0; trans < 2; ++trans) {
+            struct gemv_case c = {.layout = TAILOR_ROW_MAJOR, .trans = (tailor_transpose)trans,
+                                  .m = seed_shapes[s][0], .n = seed_shapes[s][1], .lda = seed_shapes[s][1],
+                                  .alpha = 1.5f, .beta = 0.5f};
+            c.incx = c.incy = 1;
+            check_case(&run, &c, seed);
+        }
+    tailor_context_release(&run.handle);
+}
+
+// Tunings that send the test shapes through every variant. GPU-shaped
+// kernels run on POCL under the generic profile (no lockstep: barrier
+// reductions), CPU kernels under the cpu profile.
+static const struct tuning gpu_tunings[] = {
+    {"generic", NULL,
+     "row/multi-row-1|row/multi-row-16|row/warp-per-row|row/warp-per-row-vec4|row/group-per-row-vec4|"
+     "/split-k|general-stride|column-vec4|column/general-stride|column-vec4/split-k|two-pass",
+     1, 0},
+    // Splits everywhere: every row and column kernel through its partials, then
+    // gemv_finish or (one pass) the tickets.
+    {"generic", "GEMV_SPLIT_MIN_ELEMENTS=1,GEMV_GROUPS_PER_CU=64",
+     "row/warp-per-row/split-k|row/warp-per-row-vec4/split-k|"
+     "row/group-per-row-vec4/split-k|row/group-per-row/split-k|column-vec4/split-k|column/split-k|two-pass",
+     0, 0},
+    {"generic", "GEMV_SPLIT_MIN_ELEMENTS=1,GEMV_GROUPS_PER_CU=64,GEMV_ONE_PASS=1",
+     "row/warp-per-row/split-k|row/warp-per-row-vec4/split-k|"
+     "row/group-per-row-vec4/split-k|row/group-per-row/split-k|column-vec4/split-k|column/split-k",
+     0, 1},
+    // Other geometries: batches of lines, narrow segments, wide vectors, odd unrolls.
+    {"generic",
+     "GEMV_ROW_WG=64,GEMV_ROW_LANES=8,GEMV_ROW_BATCH=3,GEMV_MULTI_ROW_LANES=4,GEMV_VECTOR=8,"
+     "GEMV_GROUP_MIN_K=300,GEMV_UNROLL=3,GEMV_COL_WG=32,GEMV_COL_THREADS=8,GEMV_COL_VECTOR=2,"
+     "GEMV_COL_UNROLL=1,GEMV_GROUPS_PER_CU=16,GEMV_SPLIT_MIN_ELEMENTS=64",
+     "row/multi-row-4/split-k|row/warp-per-row-vec8|row/group-per-row-vec8|column-vec2/split-k", 0, 0},
+    {"generic", "GEMV_MULTI_ROW_MAX_K=0,GEMV_VECTOR_MIN_K=1,GEMV_ROW_LANES=64,GEMV_COL_VECTOR=16,GEMV_COL_WG=64",
+     "row/warp-per-row-vec4|column-vec16", 0, 0},
+};
+
+static const struct tuning cpu_tunings[] = {
+    {"cpu", NULL, "cpu/rows|cpu/columns|cpu/rows/split-k|cpu/columns/split-k", 1, 1},
+    {"cpu", "GEMV_SPLIT_MIN_ELEMENTS=1,GEMV_GROUPS_PER_CU=16", "cpu/rows/split-k|cpu/columns/split-k", 0, 1},
+    {"cpu", "GEMV_SPLIT_MIN_ELEMENTS=1,GEMV_GROUPS_PER_CU=16,GEMV_ONE_PASS=0",
+     "cpu/rows/split-k2/two-pass|cpu/columns/split-k2/two-pass", 0, 0},
+    {"cpu", "GEMV_CPU_VECTOR=4,GEMV_CPU_COLS=8,GEMV_SPLIT_MIN_ELEMENTS=100",
+     "cpu/rows|cpu/columns/split-k", 0, 1},
+};
+
+#define EXPECT(call, status)                                                                        \
+    do {                                                                                            \
+        CHECK_STATUS(call, status);                                                                 \
+        CHECK((status) == TAILOR_SUCCESS || *tailor_last_error(), "%s: no message", #call);         \
+    } while (0)
+
+// A 4 x 6 row-major A (24 floats), x of 6, y of 4, in buffers of exactly
+// that size; each bad argument alone gets its status.
+static void check_bad_inputs(const struct test_device *device)
+{
+    tailor_context *h = test_handle(device, NULL, NULL);
+    if (!h)
+        return;
+    cl_command_queue q = device->queue;
+    float ones[24];
+    for (int i = 0; i < 24; ++i)
+        ones[i] = 1.0f;
+    cl_mem a = test_buffer(device, CL_MEM_READ_ONLY, sizeof ones, ones);
+    cl_mem x = test_buffer(device, CL_MEM_READ_ONLY, 6 * sizeof(float), ones);
+    cl_mem y = test_buffer(device, CL_MEM_READ_WRITE, 4 * sizeof(float), ones);
+    cl_mem write_only = test_buffer(device, CL_MEM_WRITE_ONLY, 4 * sizeof(float), NULL);
+    cl_mem big = test_buffer(device, CL_MEM_READ_WRITE, 64 * sizeof(float), NULL);
+    const tailor_layout R = TAILOR_ROW_MAJOR, C = TAILOR_COLUMN_MAJOR;
+    const tailor_transpose N = TAILOR_NO_TRANS, T = TAILOR_TRANS;
+#define GEMV(handle, queue, layout, trans, m, n, a_, ao, lda, x_, xo, incx, beta, y_, yo, incy)          \
+    tailor_sgemv(handle, queue, layout, trans, m, n, 1.0f, a_, ao, lda, x_, xo, incx, beta, y_, yo, incy, 0, \
+                 NULL, NULL)
+    EXPECT(GEMV(h, q, R, N, 4, 6, a, 0, 6, x, 0, 1, 1.0f, y, 0, 1), TAILOR_SUCCESS);
+    EXPECT(GEMV(NULL, q, R, N, 4, 6, a, 0, 6, x, 0, 1, 1.0f, y, 0, 1), TAILOR_ERROR_NULL_HANDLE);
+    EXPECT(GEMV(h, NULL, R, N, 4, 6, a, 0, 6, x, 0, 1, 1.0f, y, 0, 1), TAILOR_ERROR_INVALID_QUEUE);
+    EXPECT(GEMV(h, q, (tailor_layout)2, N, 4, 6, a, 0, 6, x, 0, 1, 1.0f, y, 0, 1), TAILOR_ERROR_UNKNOWN_LAYOUT);
+    EXPECT(GEMV(h, q, (tailor_layout)-1, N, 4, 6, a, 0, 6, x, 0, 1, 1.0f, y, 0, 1), TAILOR_ERROR_UNKNOWN_LAYOUT);
+    EXPECT(GEMV(h, q, R, (tailor_transpose)2, 4, 6, a, 0, 6, x, 0, 1, 1.0f, y, 0, 1),
+           TAILOR_ERROR_UNKNOWN_TRANSPOSE);
+    // lda below the row length: n row-major, m column-major; at least 1.
+    EXPECT(GEMV(h, q, R, N, 4, 6, a, 0, 5, x, 0, 1, 1.0f, y, 0, 1), TAILOR_ERROR_INVALID_LEADING_DIMENSION);
+    EXPECT(GEMV(h, q, C, T, 6, 4, a, 0, 5, x, 0, 1, 1.0f, y, 0, 1), TAILOR_ERROR_INVALID_LEADING_DIMENSION);
+    EXPECT(GEMV(h, q, C, N, 0, 4, a, 0, 0, x, 0, 1, 1.0f, y, 0, 1), TAILOR_ERROR_INVALID_LEADING_DIMENSION);
+    EXPECT(GEMV(h, q, C, T, 6, 4, a, 0, 6, x, 0, 1, 1.0f, y, 0, 1), TAILOR_SUCCESS);
+    // Increments of 0, even for an empty output.
+    EXPECT(GEMV(h, q, R, N, 4, 6, a, 0, 6, x, 0, 0, 1.0f, y, 0, 1), TAILOR_ERROR_INVALID_INCREMENT);
+    EXPECT(GEMV(h, q, R, N, 4, 6, a, 0, 6, x, 0, 1, 1.0f, y, 0, 0), TAILOR_ERROR_INVALID_INCREMENT);
+    EXPECT(GEMV(h, q, R, N, 0, 6, a, 0, 6, x, 0, 1, 1.0f, y, 0, 0), TAILOR_ERROR_INVALID_INCREMENT);
+    // Buffers too small for the strided extents, offsets and the transposed shape.
+    EXPECT(GEMV(h, q, R, N, 4, 6, a, 0, 7, x, 0, 1, 1.0f, y, 0, 1), TAILOR_ERROR_BUFFER_TOO_SMALL);
+    EXPECT(GEMV(h, q, R, N, 4, 6, a, 1, 6, x, 0, 1, 1.0f, y, 0, 1), TAILOR_ERROR_BUFFER_TOO_SMALL);
+    EXPECT(GEMV(h, q, R, N, 4, 6, a, 0, 6, x, 0, 2, 1.0f, y, 0, 1), TAILOR_ERROR_BUFFER_TOO_SMALL);
+    EXPECT(GEMV(h, q, R, N, 4, 6, a, 0, 6, x, 0, -2, 1.0f, y, 0, 1), TAILOR_ERROR_BUFFER_TOO_SMALL);
+    EXPECT(GEMV(h, q, R, N, 4, 6, a, 0, 6, x, 1, 1, 1.0f, y, 0, 1), TAILOR_ERROR_BUFFER_TOO_SMALL);
+    EXPECT(GEMV(h, q, R, N, 4, 6, a, 0, 6, x, 0, 1, 1.0f, y, 0, -2), TAILOR_ERROR_BUFFER_TOO_SMALL);
+    EXPECT(GEMV(h, q, R, N, 4, 6, a, 0, 6, x, 0, 1, 1.0f, y, 1, 1), TAILOR_ERROR_BUFFER_TOO_SMALL);
+    EXPECT(GEMV(h, q, R, T, 4, 6, a, 0, 6, x, 0, 1, 1.0f, y, 0, 1), TAILOR_ERROR_BUFFER_TOO_SMALL);
+    EXPECT(GEMV(h, q, R, T, 4, 6, a, 0, 6, y, 0, 1, 1.0f, x, 0, 1), TAILOR_ERROR_INVALID_BUFFER);
+    EXPECT(GEMV(h, q, R, T, 4, 6, a, 0, 6, y, 0, 1, 1.0f, big, 0, 1), TAILOR_SUCCESS);
+    // Extents, offsets and increments that overflow.
+    EXPECT(GEMV(h, q, R, N, 4, 6, a, SIZE_MAX, 6, x, 0, 1, 1.0f, y, 0, 1), TAILOR_ERROR_SIZE_OVERFLOW);
+    EXPECT(GEMV(h, q, R, N, 4, 6, a, 0, SIZE_MAX / 2, x, 0, 1, 1.0f, y, 0, 1), TAILOR_ERROR_SIZE_OVERFLOW);
+    EXPECT(GEMV(h, q, R, N, SIZE_MAX / 2, 6, a, 0, 6, x, 0, 1, 1.0f, y, 0, 1), TAILOR_ERROR_SIZE_OVERFLOW);
+    EXPECT(GEMV(h, q, R, N, 4, 6, a, 0, 6, x, 0, LLONG_MAX, 1.0f, y, 0, 1), TAILOR_ERROR_SIZE_OVERFLOW);
+    EXPECT(GEMV(h, q, R, N, 4, 6, a, 0, 6, x, 0, LLONG_MIN, 1.0f, y, 0, 1), TAILOR_ERROR_SIZE_OVERFLOW);
+    EXPECT(GEMV(h, q, R, N, 4, 6, a, 0, 6, x, 0, 1, 1.0f, y, SIZE_MAX / 4, 1), TAILOR_ERROR_SIZE_OVERFLOW);
+    // NULL, read-only or write-only buffers where they are written or read.
+    EXPECT(GEMV(h, q, R, N, 4, 6, NULL, 0, 6, x, 0, 1, 1.0f, y, 0, 1), TAILOR_ERROR_INVALID_BUFFER);
+    EXPECT(GEMV(h, q, R, N, 4, 6, a, 0, 6, NULL, 0, 1, 1.0f, y, 0, 1), TAILOR_ERROR_INVALID_BUFFER);
+    EXPECT(GEMV(h, q, R, N, 4, 6, a, 0, 6, x, 0, 1, 1.0f, NULL, 0, 1), TAILOR_ERROR_INVALID_BUFFER);
+    EXPECT(GEMV(h, q, R, N, 4, 6, a, 0, 6, x, 0, 1, 1.0f, x, 0, 1), TAILOR_ERROR_INVALID_BUFFER);
+    EXPECT(GEMV(h, q, R, N, 4, 6, a, 0, 6, x, 0, 1, 1.0f, write_only, 0, 1), TAILOR_ERROR_INVALID_BUFFER);
+    EXPECT(GEMV(h, q, R, N, 4, 6, a, 0, 6, x, 0, 1, 0.0f, write_only, 0, 1), TAILOR_SUCCESS);
+    EXPECT(GEMV(h, q, R, N, 1, 4, write_only, 0, 4, x, 0, 1, 0.0f, y, 0, 1), TAILOR_ERROR_INVALID_BUFFER);
+    // y overlapping A or x in one buffer; disjoint parts of one buffer are fine.
+    EXPECT(GEMV(h, q, R, N, 4, 6, big, 0, 6, big, 30, 1, 1.0f, big, 23, 1), TAILOR_ERROR_BUFFERS_OVERLAP);
+    EXPECT(GEMV(h, q, R, N, 4, 6, big, 0, 6, big, 30, 1, 1.0f, big, 33, 1), TAILOR_ERROR_BUFFERS_OVERLAP);
+    EXPECT(GEMV(h, q, R, N, 4, 6, big, 0, 6, big, 30, 1, 1.0f, big, 40, -3), TAILOR_SUCCESS);
+    // Wait lists whose pointer and length disagree.
+    cl_event none = NULL;
+    EXPECT(tailor_sgemv(h, q, R, N, 4, 6, 1.0f, a, 0, 6, x, 0, 1, 1.0f, y, 0, 1, 1, NULL, NULL),
+           TAILOR_ERROR_INVALID_WAIT_LIST);
+    EXPECT(tailor_sgemv(h, q, R, N, 4, 6, 1.0f, a, 0, 6, x, 0, 1, 1.0f, y, 0, 1, 0, &none, NULL),
+           TAILOR_ERROR_INVALID_WAIT_LIST);
+    // An empty output needs no buffers, but still valid enums, lda and increments.
+    EXPECT(GEMV(h, q, R, N, 0, 6, NULL, 0, 6, NULL, 0, 1, 1.0f, NULL, 0, 1), TAILOR_SUCCESS);
+    EXPECT(GEMV(h, q, R, T, 4, 0, NULL, 0, 1, NULL, 0, -1, 1.0f, NULL, 0, 1), TAILOR_SUCCESS);
+    EXPECT(GEMV(h, NULL, R, N, 0, 6, NULL, 0, 6, NULL, 0, 1, 1.0f, NULL, 0, 1), TAILOR_ERROR_INVALID_QUEUE);
+    // Empty dots still check y.
+    EXPECT(GEMV(h, q, R, N, 4, 0, a, 0, 1, x, 0, 1, 1.0f, NULL, 0, 1), TAILOR_ERROR_INVALID_BUFFER);
+#undef GEMV
+    clFinish(q);
+    clReleaseMemObject(a);
+    clReleaseMemObject(x);
+    clReleaseMemObject(y);
+    clReleaseMemObject(write_only);
+    clReleaseMemObject(big);
+    tailor_context_release(&h);
+}
+
+int main(int argc, char **argv)
+{
+    int small = 0;
+    const char *only_profile = NULL;
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--small") == 0)
+            small = 1;
+        else if (i + 1 < argc && strcmp(argv[i], "--profile") == 0)
+            only_profile = argv[++i];
+    }
+    struct test_device devices[16];
+    size_t count = test_open_devices(devices, 16);
+    unsigned long long seed = 0x2545f4914f6cdd1dull;
+    for (size_t d = 0; d < count; ++d) {
+        const struct test_device *device = &devices[d];
+        int cpu = device->info.kind == TAILOR_DEVICE_KIND_CPU;
+        for (size_t t = 0; t < sizeof gpu_tunings / sizeof gpu_tunings[0]; ++t)
+            if (!only_profile || strcmp(only_profile, "generic") == 0)
+                run_tuning(device, &gpu_tunings[t], small, &seed);
+        if (cpu && (!only_profile || strcmp(only_profile, "cpu") == 0))
+            for (size_t t = 0; t < sizeof cpu_tunings / sizeof cpu_tunings[0]; ++t)
+                run_tuning(device, &cpu_tunings[t], small, &seed);
+        if (!cpu && !only_profile) {
+            // The device's own profile (lockstep kernels on GPUs).
+            struct tuning own = {NULL, NULL, "row/", 1, 1};
+            run_tuning(device, &own, small, &seed);
+        }
+        if (!small) {
+            run_seed_shapes(device, &seed);
+            check_bad_inputs(device);
+        }
+    }
+    test_close_devices(devices, count);
+    return test_exit_status("test_gemv");
+}
