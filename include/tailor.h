@@ -262,6 +262,48 @@ TAILOR_API tailor_status tailor_reduce(tailor_context *ctx, cl_command_queue que
                                        size_t result_offset, cl_uint num_events_in_wait_list,
                                        const cl_event *event_wait_list, cl_event *event);
 
+// B = A^T, out of place. A is rows x cols in row-major storage with leading
+// dimension lda (>= cols), B is cols x rows with ldb (>= rows); both leading
+// dimensions are at least 1. element_bytes is 1, 2, 4, 8 or 16: the bytes
+// are moved, never interpreted, so every bit pattern (NaN payloads included)
+// arrives unchanged. Offsets and leading dimensions count elements. A
+// column-major matrix is the row-major matrix of swapped dimensions, so this
+// covers both layouts. A and B may be one buffer (or sub-buffers of one)
+// only where their ranges, first to last element, do not overlap
+// (TAILOR_ERROR_BUFFERS_OVERLAP). rows == 0 or cols == 0 writes nothing
+// (the event, if asked for, is a marker of the wait list); the buffers are
+// not examined then, the leading dimensions are. (Named _matrix because
+// tailor_transpose is the enum above.)
+// Thread-safety: safe; concurrent calls may share the handle.
+TAILOR_API tailor_status tailor_transpose_matrix(tailor_context *ctx, cl_command_queue queue,
+                                                 size_t element_bytes, size_t rows, size_t cols,
+                                                 cl_mem a, size_t a_offset, size_t lda, cl_mem b,
+                                                 size_t b_offset, size_t ldb,
+                                                 cl_uint num_events_in_wait_list,
+                                                 const cl_event *event_wait_list, cl_event *event);
+
+// B = alpha * A^T for float (omatcopy with a transpose), with the conventions
+// of tailor_transpose_matrix. alpha == 1 moves the bits unchanged; alpha == 0
+// writes +0.0 everywhere whatever A holds (as BLAS treats beta = 0); any
+// other alpha multiplies each element in IEEE single precision, so NaN and
+// infinities in A propagate as IEEE says (NaN stays NaN, +-inf times alpha is
+// +-inf), and so does a NaN or infinite alpha.
+// Thread-safety: safe; concurrent calls may share the handle.
+TAILOR_API tailor_status tailor_somatcopy(tailor_context *ctx, cl_command_queue queue, size_t rows,
+                                          size_t cols, float alpha, cl_mem a, size_t a_offset,
+                                          size_t lda, cl_mem b, size_t b_offset, size_t ldb,
+                                          cl_uint num_events_in_wait_list,
+                                          const cl_event *event_wait_list, cl_event *event);
+
+// The same for double, where the device has cl_khr_fp64 (else
+// TAILOR_ERROR_UNSUPPORTED).
+// Thread-safety: safe; concurrent calls may share the handle.
+TAILOR_API tailor_status tailor_domatcopy(tailor_context *ctx, cl_command_queue queue, size_t rows,
+                                          size_t cols, double alpha, cl_mem a, size_t a_offset,
+                                          size_t lda, cl_mem b, size_t b_offset, size_t ldb,
+                                          cl_uint num_events_in_wait_list,
+                                          const cl_event *event_wait_list, cl_event *event);
+
 #ifdef __cplusplus
 }
 #endif

@@ -7,6 +7,7 @@
 
 enum kernel_source {
     SOURCE_REDUCE,
+    SOURCE_TRANSPOSE,
     SOURCE_COUNT
 };
 
@@ -19,7 +20,19 @@ enum kernel_source {
     X(REDUCE_VECTOR_BYTES, SOURCE_REDUCE, 16, 16, 64, 1)                                            \
     X(REDUCE_UNROLL, SOURCE_REDUCE, 4, 1, 16, 0)                                                    \
     X(REDUCE_ONE_PASS, SOURCE_REDUCE, 0, 0, 1, 0)                                                   \
-    X(REDUCE_SMALL_N, SOURCE_REDUCE, 16384, 0, 1 << 30, 0)
+    X(REDUCE_SMALL_N, SOURCE_REDUCE, 16384, 0, 1 << 30, 0)                                         \
+    X(TRANSPOSE_METHOD_1, SOURCE_TRANSPOSE, 1, 0, 2, 0)                                             \
+    X(TRANSPOSE_METHOD_2, SOURCE_TRANSPOSE, 1, 0, 2, 0)                                             \
+    X(TRANSPOSE_METHOD_4, SOURCE_TRANSPOSE, 1, 0, 2, 0)                                             \
+    X(TRANSPOSE_METHOD_8, SOURCE_TRANSPOSE, 1, 0, 2, 0)                                             \
+    X(TRANSPOSE_METHOD_16, SOURCE_TRANSPOSE, 1, 0, 2, 0)                                            \
+    X(TRANSPOSE_WG_X, SOURCE_TRANSPOSE, 8, 1, 256, 1)                                               \
+    X(TRANSPOSE_WG_Y, SOURCE_TRANSPOSE, 8, 1, 256, 1)                                               \
+    X(TRANSPOSE_VECTOR_BYTES, SOURCE_TRANSPOSE, 16, 4, 64, 1)                                       \
+    X(TRANSPOSE_LOADS, SOURCE_TRANSPOSE, 8, 1, 64, 1)                                               \
+    X(TRANSPOSE_LOCAL_PAD, SOURCE_TRANSPOSE, 1, 0, 8, 0)                                            \
+    X(TRANSPOSE_DIAGONAL, SOURCE_TRANSPOSE, 0, 0, 1, 0)                                             \
+    X(TRANSPOSE_CPU_BLOCK, SOURCE_TRANSPOSE, 64, 16, 1024, 1)
 
 enum tuning_param {
 #define TUNING_ENUM_(name, source, fallback, minimum, maximum, power_of_two) TUNE_##name,

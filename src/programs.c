@@ -7,6 +7,7 @@
 
 static const struct embedded_source *const sources[SOURCE_COUNT] = {
     [SOURCE_REDUCE] = &embedded_source_reduce,
+    [SOURCE_TRANSPOSE] = &embedded_source_transpose,
 };
 
 static const struct program_def {
