@@ -81,6 +81,45 @@
             *(__global ELEMV *)(p) = (v);                                                           \
     } while (0)
 
+// Register tiles keep their rows as ROW. Elements of 1 and 2 bytes travel as
+// 32-bit words (W words a row, P elements a word): byte vectors would reach
+// memory in 4-byte pieces on NVPTX and shuffle by byte extractions, where
+// words load whole and transpose with shifts and masks. That arithmetic
+// assumes little-endian words; other devices move elements.
+#if ELEMENT_BYTES < 4 && defined(__ENDIAN_LITTLE__)
+#define SUBWORD 1
+#define P (4 / ELEMENT_BYTES)
+#if VEC * ELEMENT_BYTES == 4
+#define W 1
+#define ROW uint
+#elif VEC * ELEMENT_BYTES == 8
+#define W 2
+#define ROW uint2
+#elif VEC * ELEMENT_BYTES == 16
+#define W 4
+#define ROW uint4
+#else
+#define W 8
+#define ROW uint8
+#endif
+#define AS_ROW CAT(as_, ROW)
+#define AS_ELEMV CAT(as_, ELEMV)
+#else
+#define SUBWORD 0
+#define ROW ELEMV
+#define AS_ROW(v) (v)
+#define AS_ELEMV(v) (v)
+#endif
+
+#define LOAD_ROW(mode, p) ((mode) == UNALIGNED ? AS_ROW(VLOAD(p)) : *(const __global ROW *)(p))
+#define STORE_ROW(mode, p, v)                                                                       \
+    do {                                                                                            \
+        if ((mode) == UNALIGNED)                                                                    \
+            VSTORE(p, AS_ELEMV(v));                                                                 \
+        else                                                                                        \
+            *(__global ROW *)(p) = (v);                                                             \
+    } while (0)
+
 #if SCALED
 // alpha = 0 writes zeros whatever A holds (as BLAS does for beta = 0);
 // any other alpha multiplies as IEEE says.
@@ -93,67 +132,123 @@
 #define ALPHA_ARGUMENT
 #endif
 
-// INTERLEAVE_LO(x, y) = (x0, y0, x1, y1, ...) from the first halves of x and
-// y, INTERLEAVE_HI the same from the second halves. Each names two sources
-// only, so it compiles to one shuffle (unpcklps and kin on CPUs, register
-// renaming on GPUs) with every lane defined.
-#if VEC == 2
-#define INTERLEAVE_LO(x, y) (ELEMV)((x).s0, (y).s0)
-#define INTERLEAVE_HI(x, y) (ELEMV)((x).s1, (y).s1)
-#elif VEC == 4
-#define INTERLEAVE_LO(x, y) (ELEMV)((x).s0, (y).s0, (x).s1, (y).s1)
-#define INTERLEAVE_HI(x, y) (ELEMV)((x).s2, (y).s2, (x).s3, (y).s3)
-#elif VEC == 8
-#define INTERLEAVE_LO(x, y)                                                                         \
-    (ELEMV)((x).s0, (y).s0, (x).s1, (y).s1, (x).s2, (y).s2, (x).s3, (y).s3)
-#define INTERLEAVE_HI(x, y)                                                                         \
-    (ELEMV)((x).s4, (y).s4, (x).s5, (y).s5, (x).s6, (y).s6, (x).s7, (y).s7)
-#elif VEC == 16
-#define INTERLEAVE_LO(x, y)                                                                         \
-    (ELEMV)((x).s0, (y).s0, (x).s1, (y).s1, (x).s2, (y).s2, (x).s3, (y).s3, (x).s4, (y).s4,        \
-            (x).s5, (y).s5, (x).s6, (y).s6, (x).s7, (y).s7)
-#define INTERLEAVE_HI(x, y)                                                                         \
-    (ELEMV)((x).s8, (y).s8, (x).s9, (y).s9, (x).sA, (y).sA, (x).sB, (y).sB, (x).sC, (y).sC,        \
-            (x).sD, (y).sD, (x).sE, (y).sE, (x).sF, (y).sF)
+// LO_N(T, x, y) = (x0, y0, x1, y1, ...) from the first halves of the N-lane
+// vectors x and y, HI_N the same from their second halves. Each names two
+// sources only, so it compiles to one shuffle (unpcklps and kin on CPUs,
+// register renaming on GPUs) with every lane defined.
+#define LO_2(T, x, y) (T)((x).s0, (y).s0)
+#define HI_2(T, x, y) (T)((x).s1, (y).s1)
+#define LO_4(T, x, y) (T)((x).s0, (y).s0, (x).s1, (y).s1)
+#define HI_4(T, x, y) (T)((x).s2, (y).s2, (x).s3, (y).s3)
+#define LO_8(T, x, y) (T)((x).s0, (y).s0, (x).s1, (y).s1, (x).s2, (y).s2, (x).s3, (y).s3)
+#define HI_8(T, x, y) (T)((x).s4, (y).s4, (x).s5, (y).s5, (x).s6, (y).s6, (x).s7, (y).s7)
+#define LO_16(T, x, y)                                                                              \
+    (T)((x).s0, (y).s0, (x).s1, (y).s1, (x).s2, (y).s2, (x).s3, (y).s3, (x).s4, (y).s4, (x).s5,    \
+        (y).s5, (x).s6, (y).s6, (x).s7, (y).s7)
+#define HI_16(T, x, y)                                                                              \
+    (T)((x).s8, (y).s8, (x).s9, (y).s9, (x).sA, (y).sA, (x).sB, (y).sB, (x).sC, (y).sC, (x).sD,    \
+        (y).sD, (x).sE, (y).sE, (x).sF, (y).sF)
+
+// DEFINE_TRANSPOSE(NAME, T, N) defines NAME(T *v), which transposes in place
+// the N x N matrix whose rows are the N-lane vectors v[0..N): log2(N) rounds
+// of v'[2i] = lo(v[i], v[i + N/2]), v'[2i+1] = hi(v[i], v[i + N/2]) (the
+// perfect-shuffle transpose). Moves between registers only.
+#define DEFINE_TRANSPOSE(NAME, T, N)                                                                \
+    inline void NAME(T *v)                                                                          \
+    {                                                                                               \
+        _Pragma("unroll") for (uint round = 1; round < N; round *= 2)                               \
+        {                                                                                           \
+            T w[N];                                                                                 \
+            _Pragma("unroll") for (uint i = 0; i < N / 2; ++i)                                      \
+            {                                                                                       \
+                w[2 * i] = CAT(LO_, N)(T, v[i], v[i + N / 2]);                                      \
+                w[2 * i + 1] = CAT(HI_, N)(T, v[i], v[i + N / 2]);                                  \
+            }                                                                                       \
+            _Pragma("unroll") for (uint i = 0; i < N; ++i) v[i] = w[i];                             \
+        }                                                                                           \
+    }
+
+#if SUBWORD
+#if W > 1
+DEFINE_TRANSPOSE(transpose_words, ROW, W)
+#else
+inline void transpose_words(ROW *v) { (void)v; }
 #endif
 
-// Transposes the VEC x VEC tile whose rows are v[0..VEC) in place: log2(VEC)
-// rounds of v'[2i] = lo(v[i], v[i + VEC/2]), v'[2i+1] = hi(v[i], v[i + VEC/2])
-// (the perfect-shuffle transpose). Moves between registers only.
-inline void transpose_tile(ELEMV *v)
+// Transposes the P x P blocks of elements within the words of rows v[0..P):
+// afterwards word q of row j holds element j of word q of each of the P
+// rows, in row order (comments: bytes of rows a, b, c, d, lowest first).
+inline void transpose_in_words(ROW *v)
 {
-#if VEC > 1
-#pragma unroll
-    for (uint round = 1; round < VEC; round *= 2) {
-        ELEMV w[VEC];
-#pragma unroll
-        for (uint i = 0; i < VEC / 2; ++i) {
-            w[2 * i] = INTERLEAVE_LO(v[i], v[i + VEC / 2]);
-            w[2 * i + 1] = INTERLEAVE_HI(v[i], v[i + VEC / 2]);
-        }
-#pragma unroll
-        for (uint i = 0; i < VEC; ++i)
-            v[i] = w[i];
-    }
+#if P == 4
+    ROW t0 = (v[0] & 0x00ff00ffu) | ((v[1] << 8) & 0xff00ff00u); // a0 b0 a2 b2
+    ROW t1 = ((v[0] >> 8) & 0x00ff00ffu) | (v[1] & 0xff00ff00u); // a1 b1 a3 b3
+    ROW t2 = (v[2] & 0x00ff00ffu) | ((v[3] << 8) & 0xff00ff00u); // c0 d0 c2 d2
+    ROW t3 = ((v[2] >> 8) & 0x00ff00ffu) | (v[3] & 0xff00ff00u); // c1 d1 c3 d3
+    v[0] = (t0 & 0x0000ffffu) | (t2 << 16);                      // a0 b0 c0 d0
+    v[1] = (t1 & 0x0000ffffu) | (t3 << 16);                      // a1 b1 c1 d1
+    v[2] = (t0 >> 16) | (t2 & 0xffff0000u);                      // a2 b2 c2 d2
+    v[3] = (t1 >> 16) | (t3 & 0xffff0000u);                      // a3 b3 c3 d3
+#else
+    ROW t0 = (v[0] & 0x0000ffffu) | (v[1] << 16); // a0 b0
+    v[1] = (v[0] >> 16) | (v[1] & 0xffff0000u);   // a1 b1
+    v[0] = t0;
 #endif
 }
+
+// Transposes the VEC x VEC tile whose rows are v[0..VEC): the P x P blocks
+// within words first; then word q of row g * P + j is word g of row
+// q * P + j of the result, so transposing the W x W words of the rows
+// j, P + j, 2P + j, ... finishes it.
+inline void transpose_tile(ROW *v)
+{
+#pragma unroll
+    for (uint g = 0; g < W; ++g)
+        transpose_in_words(v + g * P);
+    ROW t[VEC];
+#pragma unroll
+    for (uint j = 0; j < P; ++j) {
+        ROW x[W];
+#pragma unroll
+        for (uint g = 0; g < W; ++g)
+            x[g] = v[g * P + j];
+        transpose_words(x);
+#pragma unroll
+        for (uint q = 0; q < W; ++q)
+            t[q * P + j] = x[q];
+    }
+#pragma unroll
+    for (uint r = 0; r < VEC; ++r)
+        v[r] = t[r];
+}
+#elif VEC > 1
+DEFINE_TRANSPOSE(transpose_tile, ELEMV, VEC)
+#else
+inline void transpose_tile(ELEMV *v) { (void)v; }
+#endif
+// A vector and its elements (type punning through a union is defined in
+// OpenCL C), for the element-by-element paths.
+typedef union {
+    ELEMV v;
+    ELEM e[VEC];
+} elements;
 
 // The first `count` (< VEC) elements at p, zeros after them.
 inline ELEMV load_partial(const __global ELEM *p, uint count)
 {
-    ELEM e[VEC];
+    elements u;
     for (uint k = 0; k < VEC; ++k)
-        e[k] = k < count ? p[k] : (ELEM)(0);
-    return VLOAD(e);
+        u.e[k] = k < count ? p[k] : (ELEM)(0);
+    return u.v;
 }
 
 // Stores the first `count` (< VEC) elements of v at p.
 inline void store_partial(__global ELEM *p, ELEMV v, uint count)
 {
-    ELEM e[VEC];
-    VSTORE(e, v);
+    elements u;
+    u.v = v;
     for (uint k = 0; k < count; ++k)
-        p[k] = e[k];
+        p[k] = u.e[k];
 }
 
 // How many of the VEC lines from `first` lie below `end`.
@@ -164,36 +259,36 @@ inline uint valid_lines(ulong first, ulong end)
 
 // Loads the VEC x VEC tile at p (rows ld apart) into v. A tile with fewer
 // than VEC valid rows or columns is read element by element, zeros outside.
-inline void load_tile(ELEMV *v, const __global ELEM *p, ulong ld, uint valid_rows, uint valid_cols,
+inline void load_tile(ROW *v, const __global ELEM *p, ulong ld, uint valid_rows, uint valid_cols,
                       const int mode)
 {
     if (mode == ALIGNED || (valid_rows == VEC && valid_cols == VEC)) {
 #pragma unroll
         for (uint r = 0; r < VEC; ++r)
-            v[r] = LOAD(mode, p + r * ld);
+            v[r] = LOAD_ROW(mode, p + r * ld);
     } else {
         for (uint r = 0; r < VEC; ++r)
-            v[r] = r >= valid_rows       ? (ELEMV)(0)
-                   : valid_cols == VEC ? LOAD(mode, p + r * ld)
-                                       : load_partial(p + r * ld, valid_cols);
+            v[r] = r >= valid_rows       ? (ROW)(0)
+                   : valid_cols == VEC ? LOAD_ROW(mode, p + r * ld)
+                                       : AS_ROW(load_partial(p + r * ld, valid_cols));
     }
 }
 
 // Stores rows t[0..VEC) of a tile at p (rows ld apart), only the valid part
 // of a partial tile.
-inline void store_tile(__global ELEM *p, ulong ld, const ELEMV *t, uint valid_rows, uint valid_cols,
+inline void store_tile(__global ELEM *p, ulong ld, const ROW *t, uint valid_rows, uint valid_cols,
                        const int mode)
 {
     if (mode == ALIGNED || (valid_rows == VEC && valid_cols == VEC)) {
 #pragma unroll
         for (uint r = 0; r < VEC; ++r)
-            STORE(mode, p + r * ld, t[r]);
+            STORE_ROW(mode, p + r * ld, t[r]);
     } else {
         for (uint r = 0; r < valid_rows; ++r)
             if (valid_cols == VEC)
-                STORE(mode, p + r * ld, t[r]);
+                STORE_ROW(mode, p + r * ld, t[r]);
             else
-                store_partial(p + r * ld, t[r], valid_cols);
+                store_partial(p + r * ld, AS_ELEMV(t[r]), valid_cols);
     }
 }
 
@@ -240,7 +335,7 @@ inline void transpose_tiles(ulong rows, ulong cols, const __global ELEM *restric
     ulong col = ((ulong)group.x * TRANSPOSE_WG_X + LOCAL_X) * VEC;
     ulong row = ((ulong)group.y * (TRANSPOSE_WG_Y * ITEMS) + LOCAL_Y) * VEC;
     uint valid_cols = mode == ALIGNED ? VEC : valid_lines(col, cols);
-    ELEMV v[ITEMS][VEC];
+    ROW v[ITEMS][VEC];
 #pragma unroll
     for (uint i = 0; i < ITEMS; ++i) {
         ulong r0 = row + i * STEP_ROWS;
@@ -348,7 +443,7 @@ inline void transpose_block(ulong rows, ulong cols, const __global ELEM *restric
         uint valid_cols = mode == ALIGNED ? VEC : min((uint)VEC, block_cols - c);
         for (uint r = 0; r < block_rows; r += VEC) {
             uint valid_rows = mode == ALIGNED ? VEC : min((uint)VEC, block_rows - r);
-            ELEMV v[VEC];
+            ROW v[VEC];
             load_tile(v, a + (row0 + r) * lda + col0 + c, lda, valid_rows, valid_cols, mode);
             transpose_tile(v);
 #pragma unroll
