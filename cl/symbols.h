@@ -14,6 +14,12 @@
 #define REDUCE_MIN 1
 #define REDUCE_MAX 2
 
+// Transpose methods (TRANSPOSE_METHOD_<element bytes>): a local-memory tile,
+// register tiles of VEC x VEC elements, or a cache-blocked loop per work-item.
+#define TRANSPOSE_LOCAL 0
+#define TRANSPOSE_REGISTERS 1
+#define TRANSPOSE_CPU 2
+
 // Layout of the reduction's scratch buffer: a uint completion counter at byte
 // 0, the work-groups' partial results from this byte offset on.
 #define REDUCE_SCRATCH_PARTIALS_OFFSET 128

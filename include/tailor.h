@@ -233,10 +233,10 @@ typedef enum tailor_layout {
     TAILOR_COLUMN_MAJOR = 1,
 } tailor_layout;
 
-typedef enum tailor_transpose {
+typedef enum tailor_trans {
     TAILOR_NO_TRANS = 0,
     TAILOR_TRANS = 1,
-} tailor_transpose;
+} tailor_trans;
 
 typedef enum tailor_reduce_op {
     TAILOR_REDUCE_SUM = 0,
@@ -280,12 +280,52 @@ TAILOR_API tailor_status tailor_reduce(tailor_context *ctx, cl_command_queue que
 // |beta y_i|) of the exact result. tailor_last_variant() names the kernel.
 // Thread-safety: safe; concurrent calls may share the handle.
 TAILOR_API tailor_status tailor_sgemv(tailor_context *ctx, cl_command_queue queue,
-                                      tailor_layout layout, tailor_transpose trans, size_t m,
+                                      tailor_layout layout, tailor_trans trans, size_t m,
                                       size_t n, float alpha, cl_mem a, size_t a_offset, size_t lda,
                                       cl_mem x, size_t x_offset, long long incx, float beta,
                                       cl_mem y, size_t y_offset, long long incy,
                                       cl_uint num_events_in_wait_list,
                                       const cl_event *event_wait_list, cl_event *event);
+
+// B = A^T, out of place. A is rows x cols in row-major storage with leading
+// dimension lda (>= cols), B is cols x rows with ldb (>= rows); both leading
+// dimensions are at least 1. element_bytes is 1, 2, 4, 8 or 16: the bytes
+// are moved, never interpreted, so every bit pattern (NaN payloads included)
+// arrives unchanged. Offsets and leading dimensions count elements. A
+// column-major matrix is the row-major matrix of swapped dimensions, so this
+// covers both layouts. A and B may be one buffer (or sub-buffers of one)
+// only where their ranges, first to last element, do not overlap
+// (TAILOR_ERROR_BUFFERS_OVERLAP). rows == 0 or cols == 0 writes nothing
+// (the event, if asked for, is a marker of the wait list); the buffers are
+// not examined then, the leading dimensions are.
+// Thread-safety: safe; concurrent calls may share the handle.
+TAILOR_API tailor_status tailor_transpose(tailor_context *ctx, cl_command_queue queue,
+                                          size_t element_bytes, size_t rows, size_t cols, cl_mem a,
+                                          size_t a_offset, size_t lda, cl_mem b, size_t b_offset,
+                                          size_t ldb, cl_uint num_events_in_wait_list,
+                                          const cl_event *event_wait_list, cl_event *event);
+
+// B = alpha * A^T for float (omatcopy with a transpose), with the conventions
+// of tailor_transpose. alpha == 1 moves the bits unchanged; alpha == 0
+// writes +0.0 everywhere whatever A holds (as BLAS treats beta = 0); any
+// other alpha multiplies each element in IEEE single precision, so NaN and
+// infinities in A propagate as IEEE says (NaN stays NaN, +-inf times alpha is
+// +-inf), and so does a NaN or infinite alpha.
+// Thread-safety: safe; concurrent calls may share the handle.
+TAILOR_API tailor_status tailor_somatcopy(tailor_context *ctx, cl_command_queue queue, size_t rows,
+                                          size_t cols, float alpha, cl_mem a, size_t a_offset,
+                                          size_t lda, cl_mem b, size_t b_offset, size_t ldb,
+                                          cl_uint num_events_in_wait_list,
+                                          const cl_event *event_wait_list, cl_event *event);
+
+// The same for double, where the device has cl_khr_fp64 (else
+// TAILOR_ERROR_UNSUPPORTED).
+// Thread-safety: safe; concurrent calls may share the handle.
+TAILOR_API tailor_status tailor_domatcopy(tailor_context *ctx, cl_command_queue queue, size_t rows,
+                                          size_t cols, double alpha, cl_mem a, size_t a_offset,
+                                          size_t lda, cl_mem b, size_t b_offset, size_t ldb,
+                                          cl_uint num_events_in_wait_list,
+                                          const cl_event *event_wait_list, cl_event *event);
 
 #ifdef __cplusplus
 }

@@ -350,7 +350,7 @@ static tailor_status check_operands(tailor_context *ctx, const struct gemv_call 
 }
 
 tailor_status tailor_sgemv(tailor_context *ctx, cl_command_queue queue, tailor_layout layout,
-                           tailor_transpose trans, size_t m, size_t n, float alpha, cl_mem a,
+                           tailor_trans trans, size_t m, size_t n, float alpha, cl_mem a,
                            size_t a_offset, size_t lda, cl_mem x, size_t x_offset, long long incx,
                            float beta, cl_mem y, size_t y_offset, long long incy,
                            cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
@@ -361,7 +361,7 @@ tailor_status tailor_sgemv(tailor_context *ctx, cl_command_queue queue, tailor_l
     REQUIRE(layout == TAILOR_ROW_MAJOR || layout == TAILOR_COLUMN_MAJOR, TAILOR_ERROR_UNKNOWN_LAYOUT,
             "%d is not a tailor_layout", (int)layout);
     REQUIRE(trans == TAILOR_NO_TRANS || trans == TAILOR_TRANS, TAILOR_ERROR_UNKNOWN_TRANSPOSE,
-            "%d is not a tailor_transpose", (int)trans);
+            "%d is not a tailor_trans", (int)trans);
     tailor_status status = check_queue(ctx, queue);
     if (status == TAILOR_SUCCESS)
         status = check_wait_list(ctx, num_events_in_wait_list, event_wait_list);

@@ -6,6 +6,7 @@
 
 #include "error.h"
 #include "symbols.h"
+#include "transpose.h"
 
 _Static_assert(DEVICE_GENERIC == TAILOR_DEVICE_KIND_GENERIC &&
                    DEVICE_NVIDIA == TAILOR_DEVICE_KIND_NVIDIA &&
@@ -49,10 +50,13 @@ struct profile_row {
 // with 32-byte loads stream a 2^28 sum at about 3.0 TB/s.
 // GEMV: not yet swept; 8 groups of 256 fill an SM's 2048 threads, and
 // whole-group dots start at 16384 elements.
+// Transpose: 4x4 float4 register tiles in 8x8 work-groups were the seed's
+// fastest; two tiles per work-item keep eight 16-byte loads in flight.
 static const struct tuning_value nvidia_tuning[] = {
     {TUNE_REDUCE_WG_SIZE, 1024}, {TUNE_REDUCE_GROUPS_PER_CU, 2}, {TUNE_REDUCE_VECTOR_BYTES, 32},
     {TUNE_REDUCE_UNROLL, 4},     {TUNE_REDUCE_ONE_PASS, 1},      {TUNE_REDUCE_SMALL_N, 32768},
     {TUNE_GEMV_GROUPS_PER_CU, 8}, {TUNE_GEMV_GROUP_MIN_K, 16384}, {TUNE_GEMV_ONE_PASS, 1},
+    {TUNE_TRANSPOSE_WG_X, 8},    {TUNE_TRANSPOSE_WG_Y, 8},       {TUNE_TRANSPOSE_LOADS, 8},
     END_OF_TUNING,
 };
 
@@ -70,11 +74,18 @@ static const struct tuning_value intel_gpu_tuning[] = {
 // long contiguous run through 64-byte vectors.
 // GEMV on CPUs: 16-float (64-byte) loads and 16 lines sharing each load of x,
 // 128 outputs in registers, and splits that leave each work-item 256 KiB.
+// Transpose: one 128 x 128 block per work-item (fewer, larger work-groups
+// cost POCL less scheduling), moved as register tiles of 64-byte vectors.
 static const struct tuning_value cpu_tuning[] = {
     {TUNE_REDUCE_WG_SIZE, 1},   {TUNE_REDUCE_GROUPS_PER_CU, 4}, {TUNE_REDUCE_VECTOR_BYTES, 64},
     {TUNE_REDUCE_ONE_PASS, 1},  {TUNE_REDUCE_SMALL_N, 65536},   {TUNE_GEMV_CPU_VECTOR, 16},
     {TUNE_GEMV_CPU_COLS, 128},      {TUNE_GEMV_GROUPS_PER_CU, 4},
-    {TUNE_GEMV_SPLIT_MIN_ELEMENTS, 65536}, {TUNE_GEMV_ONE_PASS, 1}, END_OF_TUNING,
+    {TUNE_GEMV_SPLIT_MIN_ELEMENTS, 65536}, {TUNE_GEMV_ONE_PASS, 1},
+    {TUNE_TRANSPOSE_METHOD_1, TRANSPOSE_CPU}, {TUNE_TRANSPOSE_METHOD_2, TRANSPOSE_CPU},
+    {TUNE_TRANSPOSE_METHOD_4, TRANSPOSE_CPU}, {TUNE_TRANSPOSE_METHOD_8, TRANSPOSE_CPU},
+    {TUNE_TRANSPOSE_METHOD_16, TRANSPOSE_CPU}, {TUNE_TRANSPOSE_WG_X, 1}, {TUNE_TRANSPOSE_WG_Y, 1},
+    {TUNE_TRANSPOSE_VECTOR_BYTES, 64}, {TUNE_TRANSPOSE_CPU_BLOCK, 128},
+    END_OF_TUNING,
 };
 
 static const struct tuning_value generic_tuning[] = {END_OF_TUNING};
@@ -228,6 +239,34 @@ static tailor_status check_gemv(const struct profile *profile, const tailor_devi
     return TAILOR_SUCCESS;
 }
 
+// The transpose's work-group fits the device; a local-memory tile (edge
+// WG_X * VEC elements, WG_Y rows a step) divides into steps and fits in
+// local memory where the device says how much it has.
+static tailor_status check_transpose(const struct profile *profile, const tailor_device_info *facts)
+{
+    const int *t = profile->tune;
+    size_t group = (size_t)t[TUNE_TRANSPOSE_WG_X] * (size_t)t[TUNE_TRANSPOSE_WG_Y];
+    REQUIRE(group <= facts->max_work_group_size, TAILOR_ERROR_INVALID_PROFILE,
+            "TRANSPOSE_WG_X * TRANSPOSE_WG_Y = %zu exceeds the device's %zu", group,
+            facts->max_work_group_size);
+    for (int e = 0; e < 5; ++e) {
+        size_t bytes = (size_t)1 << e;
+        if (t[TUNE_TRANSPOSE_METHOD_1 + e] != TRANSPOSE_LOCAL)
+            continue;
+        size_t tile = (size_t)t[TUNE_TRANSPOSE_WG_X] *
+                      transpose_vector(t[TUNE_TRANSPOSE_VECTOR_BYTES], bytes);
+        REQUIRE((size_t)t[TUNE_TRANSPOSE_WG_Y] <= tile, TAILOR_ERROR_INVALID_PROFILE,
+                "TRANSPOSE_WG_Y=%d exceeds the %zu-element local tile of %zu-byte elements",
+                t[TUNE_TRANSPOSE_WG_Y], tile, bytes);
+        size_t local = tile * (tile + (size_t)t[TUNE_TRANSPOSE_LOCAL_PAD]) * bytes;
+        REQUIRE(facts->local_mem_bytes == 0 || local <= facts->local_mem_bytes,
+                TAILOR_ERROR_INVALID_PROFILE,
+                "the local tile of %zu-byte elements needs %zu bytes; the device has %llu", bytes,
+                local, (unsigned long long)facts->local_mem_bytes);
+    }
+    return TAILOR_SUCCESS;
+}
+
 // Constraints between parameters and the device that no single range states.
 static tailor_status check_consistency(const struct profile *profile,
                                        const tailor_device_info *facts)
@@ -239,7 +278,8 @@ static tailor_status check_consistency(const struct profile *profile,
                 (group >= profile->lockstep && group <= profile->lockstep * profile->lockstep),
             TAILOR_ERROR_INVALID_PROFILE, "REDUCE_WG_SIZE=%d must lie in [LOCKSTEP, LOCKSTEP^2]",
             group);
-    return check_gemv(profile, facts);
+    tailor_status status = check_gemv(profile, facts);
+    return status == TAILOR_SUCCESS ? check_transpose(profile, facts) : status;
 }
 
 tailor_status profile_select(const tailor_device_info *facts, const char *forced,

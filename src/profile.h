@@ -8,6 +8,7 @@
 enum kernel_source {
     SOURCE_REDUCE,
     SOURCE_GEMV,
+    SOURCE_TRANSPOSE,
     SOURCE_COUNT
 };
 
@@ -21,7 +22,8 @@ enum kernel_source {
     X(REDUCE_UNROLL, SOURCE_REDUCE, 4, 1, 16, 0)                                                    \
     X(REDUCE_ONE_PASS, SOURCE_REDUCE, 0, 0, 1, 0)                                                   \
     X(REDUCE_SMALL_N, SOURCE_REDUCE, 16384, 0, 1 << 30, 0)                                         \
-    GEMV_TUNING_PARAMETERS(X)
+    GEMV_TUNING_PARAMETERS(X)                                                                       \
+    TRANSPOSE_TUNING_PARAMETERS(X)
 
 // GEMV (src/gemv.c, cl/gemv.cl). "Lines" are the matrix's contiguous runs;
 // row kernels take dots along them, column kernels across them.
@@ -67,6 +69,24 @@ enum kernel_source {
     X(GEMV_ONE_PASS, SOURCE_GEMV, 0, 0, 1, 0)                                                       \
     X(GEMV_CPU_VECTOR, SOURCE_GEMV, 8, 4, 16, 1)                                                    \
     X(GEMV_CPU_COLS, SOURCE_GEMV, 64, 2, 1024, 1)
+
+// Transpose (src/transpose.c, cl/transpose.cl): the method per element size
+// (0 local tile, 1 register tiles, 2 CPU blocks), the work-group shape, the
+// bytes per access, the 16-byte loads in flight per work-item, the local
+// tile's padding, diagonal order of the groups, and the CPU block's edge.
+#define TRANSPOSE_TUNING_PARAMETERS(X)                                                              \
+    X(TRANSPOSE_METHOD_1, SOURCE_TRANSPOSE, 1, 0, 2, 0)                                             \
+    X(TRANSPOSE_METHOD_2, SOURCE_TRANSPOSE, 1, 0, 2, 0)                                             \
+    X(TRANSPOSE_METHOD_4, SOURCE_TRANSPOSE, 1, 0, 2, 0)                                             \
+    X(TRANSPOSE_METHOD_8, SOURCE_TRANSPOSE, 1, 0, 2, 0)                                             \
+    X(TRANSPOSE_METHOD_16, SOURCE_TRANSPOSE, 1, 0, 2, 0)                                            \
+    X(TRANSPOSE_WG_X, SOURCE_TRANSPOSE, 8, 1, 256, 1)                                               \
+    X(TRANSPOSE_WG_Y, SOURCE_TRANSPOSE, 8, 1, 256, 1)                                               \
+    X(TRANSPOSE_VECTOR_BYTES, SOURCE_TRANSPOSE, 16, 4, 64, 1)                                       \
+    X(TRANSPOSE_LOADS, SOURCE_TRANSPOSE, 8, 1, 64, 1)                                               \
+    X(TRANSPOSE_LOCAL_PAD, SOURCE_TRANSPOSE, 1, 0, 8, 0)                                            \
+    X(TRANSPOSE_DIAGONAL, SOURCE_TRANSPOSE, 0, 0, 1, 0)                                             \
+    X(TRANSPOSE_CPU_BLOCK, SOURCE_TRANSPOSE, 64, 16, 1024, 1)
 
 enum tuning_param {
 #define TUNING_ENUM_(name, source, fallback, minimum, maximum, power_of_two) TUNE_##name,

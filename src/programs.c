@@ -8,6 +8,7 @@
 static const struct embedded_source *const sources[SOURCE_COUNT] = {
     [SOURCE_REDUCE] = &embedded_source_reduce,
     [SOURCE_GEMV] = &embedded_source_gemv,
+    [SOURCE_TRANSPOSE] = &embedded_source_transpose,
 };
 
 static const struct program_def {

@@ -13,7 +13,14 @@
     X(REDUCE_SUM_F64, "reduce_sum_f64", SOURCE_REDUCE, 1, "-DREAL=double -DREAL_BYTES=8 -DREDUCE_OP=REDUCE_SUM") \
     X(REDUCE_MIN_F64, "reduce_min_f64", SOURCE_REDUCE, 1, "-DREAL=double -DREAL_BYTES=8 -DREDUCE_OP=REDUCE_MIN") \
     X(REDUCE_MAX_F64, "reduce_max_f64", SOURCE_REDUCE, 1, "-DREAL=double -DREAL_BYTES=8 -DREDUCE_OP=REDUCE_MAX") \
-    X(GEMV_F32, "gemv_f32", SOURCE_GEMV, 0, "")
+    X(GEMV_F32, "gemv_f32", SOURCE_GEMV, 0, "")                                                       \
+    X(TRANSPOSE_1, "transpose_1", SOURCE_TRANSPOSE, 0, "-DELEMENT_BYTES=1 -DSCALED=0")                 \
+    X(TRANSPOSE_2, "transpose_2", SOURCE_TRANSPOSE, 0, "-DELEMENT_BYTES=2 -DSCALED=0")                 \
+    X(TRANSPOSE_4, "transpose_4", SOURCE_TRANSPOSE, 0, "-DELEMENT_BYTES=4 -DSCALED=0")                 \
+    X(TRANSPOSE_8, "transpose_8", SOURCE_TRANSPOSE, 0, "-DELEMENT_BYTES=8 -DSCALED=0")                 \
+    X(TRANSPOSE_16, "transpose_16", SOURCE_TRANSPOSE, 0, "-DELEMENT_BYTES=16 -DSCALED=0")              \
+    X(TRANSPOSE_SCALED_F32, "transpose_scaled_f32", SOURCE_TRANSPOSE, 0, "-DELEMENT_BYTES=4 -DSCALED=1 -DREAL=float") \
+    X(TRANSPOSE_SCALED_F64, "transpose_scaled_f64", SOURCE_TRANSPOSE, 1, "-DELEMENT_BYTES=8 -DSCALED=1 -DREAL=double")
 
 enum program_id {
 #define PROGRAM_ENUM_(id, name, source, fp64, defines) PROGRAM_##id,

@@ -2,6 +2,8 @@
 // chooses and the exact options of every program, one line each:
 //     device <TAB> family <TAB> arch <TAB> program <TAB> source <TAB> options
 // The cross-compile test compiles every line with clang for that target.
+// Tuning switches that select other code than a profile's defaults are
+// printed too, as "device+switch" lines for the programs they concern.
 #include <stdio.h>
 #include <string.h>
 
@@ -55,6 +57,49 @@ static struct synthetic_device other(const char *name, const char *vendor, cl_de
     return d;
 }
 
+// Tunings whose values switch between code paths, each compiled for every
+// device on top of its profile.
+static const struct code_switch {
+    const char *label;
+    const struct embedded_source *source;
+    const char *tuning;
+} code_switches[] = {
+    {"local", &embedded_source_transpose,
+     "TRANSPOSE_METHOD_1=0,TRANSPOSE_METHOD_2=0,TRANSPOSE_METHOD_4=0,TRANSPOSE_METHOD_8=0,"
+     "TRANSPOSE_METHOD_16=0"},
+    {"registers", &embedded_source_transpose,
+     "TRANSPOSE_METHOD_1=1,TRANSPOSE_METHOD_2=1,TRANSPOSE_METHOD_4=1,TRANSPOSE_METHOD_8=1,"
+     "TRANSPOSE_METHOD_16=1,TRANSPOSE_DIAGONAL=1,TRANSPOSE_VECTOR_BYTES=64"},
+    {"cpu-method", &embedded_source_transpose,
+     "TRANSPOSE_METHOD_1=2,TRANSPOSE_METHOD_2=2,TRANSPOSE_METHOD_4=2,TRANSPOSE_METHOD_8=2,"
+     "TRANSPOSE_METHOD_16=2,TRANSPOSE_VECTOR_BYTES=4"},
+};
+
+static int print_programs(const struct synthetic_device *device, const char *label,
+                          const char *tuning, const struct embedded_source *only_source)
+{
+    struct profile profile;
+    if (profile_select(&device->facts, NULL, tuning, &profile) != TAILOR_SUCCESS) {
+        fprintf(stderr, "%s%s: %s\n", device->name, label, tailor_last_error());
+        return 1;
+    }
+    int failures = 0;
+    for (int id = 0; id < PROGRAM_COUNT; ++id) {
+        if (program_needs_fp64((enum program_id)id) && !device->facts.has_fp64)
+            continue;
+        if (only_source && program_source((enum program_id)id) != only_source)
+            continue;
+        char options[4096];
+        if (program_build_options(&profile, (enum program_id)id, NULL, options, sizeof options) < 0) {
+            ++failures;
+            continue;
+        }
+        printf("%s%s\t%s\t%s\t%s\t%s\t%s\n", device->name, label, device->family, device->arch,
+               program_name((enum program_id)id), program_source((enum program_id)id)->name, options);
+    }
+    return failures;
+}
+
 int main(void)
 {
     struct synthetic_device devices[] = {
@@ -73,22 +118,12 @@ int main(void)
     };
     int failures = 0;
     for (size_t i = 0; i < sizeof devices / sizeof devices[0]; ++i) {
-        struct profile profile;
-        if (profile_select(&devices[i].facts, NULL, NULL, &profile) != TAILOR_SUCCESS) {
-            fprintf(stderr, "%s: %s\n", devices[i].name, tailor_last_error());
-            ++failures;
-            continue;
-        }
-        for (int id = 0; id < PROGRAM_COUNT; ++id) {
-            if (program_needs_fp64((enum program_id)id) && !devices[i].facts.has_fp64)
-                continue;
-            char options[4096];
-            if (program_build_options(&profile, (enum program_id)id, NULL, options, sizeof options) < 0) {
-                ++failures;
-                continue;
-            }
-            printf("%s\t%s\t%s\t%s\t%s\t%s\n", devices[i].name, devices[i].family, devices[i].arch,
-                   program_name((enum program_id)id), program_source((enum program_id)id)->name, options);
+        failures += print_programs(&devices[i], "", NULL, NULL);
+        for (size_t s = 0; s < sizeof code_switches / sizeof code_switches[0]; ++s) {
+            char label[64];
+            snprintf(label, sizeof label, "+%s", code_switches[s].label);
+            failures += print_programs(&devices[i], label, code_switches[s].tuning,
+                                       code_switches[s].source);
         }
     }
     return failures ? 1 : 0;

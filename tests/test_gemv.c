@@ -38,7 +38,7 @@ struct run {
 
 struct gemv_case {
     tailor_layout layout;
-    tailor_transpose trans;
+    tailor_trans trans;
     size_t m, n, lda;
     float alpha, beta;
     size_t a_offset, x_offset, y_offset;
@@ -204,7 +204,7 @@ static void check_shapes(struct run *run, const size_t (*shapes)[2], size_t coun
     for (size_t s = 0; s < count; ++s)
         for (int layout = 0; layout < 2; ++layout)
             for (int trans = 0; trans < 2; ++trans, ++turn) {
-                struct gemv_case c = {.layout = (tailor_layout)layout, .trans = (tailor_transpose)trans,
+                struct gemv_case c = {.layout = (tailor_layout)layout, .trans = (tailor_trans)trans,
                                       .m = shapes[s][0], .n = shapes[s][1]};
                 size_t length = layout == TAILOR_ROW_MAJOR ? c.n : c.m;
                 // Mostly unit increments and aligned offsets (the fast paths).
@@ -238,7 +238,7 @@ static void check_parameters(struct run *run, size_t m, size_t n, unsigned long 
                 for (size_t bi = 0; bi < sizeof betas / sizeof betas[0]; ++bi)
                     for (size_t xi = 0; xi < 3; ++xi)
                         for (size_t yi = 0; yi < 3; ++yi) {
-                            struct gemv_case c = {.layout = (tailor_layout)layout, .trans = (tailor_transpose)trans,
+                            struct gemv_case c = {.layout = (tailor_layout)layout, .trans = (tailor_trans)trans,
                                                   .m = m, .n = n};
                             c.lda = (layout == TAILOR_ROW_MAJOR ? n : m) + (xi == 2);
                             c.alpha = alphas[ai];
@@ -273,7 +273,7 @@ static void check_empty(struct run *run, unsigned long long *seed)
         for (int trans = 0; trans < 2; ++trans)
             for (size_t bi = 0; bi < sizeof betas / sizeof betas[0]; ++bi) {
                 // k = 0: y = beta * y, NaN in y ignored when beta = 0.
-                struct gemv_case c = {.layout = (tailor_layout)layout, .trans = (tailor_transpose)trans,
+                struct gemv_case c = {.layout = (tailor_layout)layout, .trans = (tailor_trans)trans,
                                       .m = 6, .n = 6};
                 if (trans == TAILOR_NO_TRANS)
                     c.n = 0;
@@ -457,7 +457,7 @@ static void run_seed_shapes(const struct test_device *device, unsigned long long
         return;
     for (size_t s = 0; s < sizeof seed_shapes / sizeof seed_shapes[0]; ++s)
         for (int trans = 0; trans < 2; ++trans) {
-            struct gemv_case c = {.layout = TAILOR_ROW_MAJOR, .trans = (tailor_transpose)trans,
+            struct gemv_case c = {.layout = TAILOR_ROW_MAJOR, .trans = (tailor_trans)trans,
                                   .m = seed_shapes[s][0], .n = seed_shapes[s][1], .lda = seed_shapes[s][1],
                                   .alpha = 1.5f, .beta = 0.5f};
             c.incx = c.incy = 1;
@@ -526,7 +526,7 @@ static void check_bad_inputs(const struct test_device *device)
     cl_mem write_only = test_buffer(device, CL_MEM_WRITE_ONLY, 4 * sizeof(float), NULL);
     cl_mem big = test_buffer(device, CL_MEM_READ_WRITE, 64 * sizeof(float), NULL);
     const tailor_layout R = TAILOR_ROW_MAJOR, C = TAILOR_COLUMN_MAJOR;
-    const tailor_transpose N = TAILOR_NO_TRANS, T = TAILOR_TRANS;
+    const tailor_trans N = TAILOR_NO_TRANS, T = TAILOR_TRANS;
 #define GEMV(handle, queue, layout, trans, m, n, a_, ao, lda, x_, xo, incx, beta, y_, yo, incy)          \
     tailor_sgemv(handle, queue, layout, trans, m, n, 1.0f, a_, ao, lda, x_, xo, incx, beta, y_, yo, incy, 0, \
                  NULL, NULL)
@@ -535,7 +535,7 @@ static void check_bad_inputs(const struct test_device *device)
     EXPECT(GEMV(h, NULL, R, N, 4, 6, a, 0, 6, x, 0, 1, 1.0f, y, 0, 1), TAILOR_ERROR_INVALID_QUEUE);
     EXPECT(GEMV(h, q, (tailor_layout)2, N, 4, 6, a, 0, 6, x, 0, 1, 1.0f, y, 0, 1), TAILOR_ERROR_UNKNOWN_LAYOUT);
     EXPECT(GEMV(h, q, (tailor_layout)-1, N, 4, 6, a, 0, 6, x, 0, 1, 1.0f, y, 0, 1), TAILOR_ERROR_UNKNOWN_LAYOUT);
-    EXPECT(GEMV(h, q, R, (tailor_transpose)2, 4, 6, a, 0, 6, x, 0, 1, 1.0f, y, 0, 1),
+    EXPECT(GEMV(h, q, R, (tailor_trans)2, 4, 6, a, 0, 6, x, 0, 1, 1.0f, y, 0, 1),
            TAILOR_ERROR_UNKNOWN_TRANSPOSE);
     // lda below the row length: n row-major, m column-major; at least 1.
     EXPECT(GEMV(h, q, R, N, 4, 6, a, 0, 5, x, 0, 1, 1.0f, y, 0, 1), TAILOR_ERROR_INVALID_LEADING_DIMENSION);

@@ -22,7 +22,7 @@ static const float a_pattern[7] = {0.125f, 0.25f, -0.5f, 0.375f, 1.0f, -0.25f, 0
 static const float x_pattern[5] = {1.0f, -0.5f, 0.25f, 2.0f, -1.0f};
 
 struct gemv_state {
-    tailor_transpose trans;
+    tailor_trans trans;
     size_t m, n; // A is m x n, row-major, lda = n
     cl_mem a, x, y;
 };
@@ -103,7 +103,7 @@ static int check(struct bench *b, struct gemv_state *s)
     return wrong;
 }
 
-static void gemv_row(struct bench *b, size_t m, size_t n, tailor_transpose trans)
+static void gemv_row(struct bench *b, size_t m, size_t n, tailor_trans trans)
 {
     struct gemv_state s = {trans, m, n, NULL, NULL, NULL};
     size_t outputs = trans == TAILOR_NO_TRANS ? m : n, k = trans == TAILOR_NO_TRANS ? n : m;

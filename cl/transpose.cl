@@ -1,0 +1,472 @@
+// Transpose out of place: B = A^T, and B = alpha * A^T for float and double.
+//
+// A is rows x cols in row-major storage (leading dimension lda), B is
+// cols x rows (ldb); the host adds the offsets to the pointers' indices.
+// Elements are moved as unsigned integers of their size, so every bit
+// pattern, NaN payloads included, arrives unchanged; the scaled programs
+// multiply by alpha in REAL arithmetic.
+//
+// Variant defines: ELEMENT_BYTES (1, 2, 4, 8, 16), SCALED (0, 1), REAL.
+// Tuning defines: TRANSPOSE_METHOD_<ELEMENT_BYTES> (TRANSPOSE_LOCAL,
+// TRANSPOSE_REGISTERS, TRANSPOSE_CPU), TRANSPOSE_WG_X, TRANSPOSE_WG_Y,
+// TRANSPOSE_VECTOR_BYTES, TRANSPOSE_LOADS, TRANSPOSE_LOCAL_PAD,
+// TRANSPOSE_DIAGONAL, TRANSPOSE_CPU_BLOCK. src/transpose.c computes the same
+// geometry (VEC, tiles, group shape) to launch these kernels.
+//
+// Each program has three kernels of its method; the host picks one per call:
+//   transpose_aligned    the shape is a whole number of group tiles and the
+//                        offsets and leading dimensions are multiples of VEC:
+//                        no guards, every access a VEC-element vector;
+//   transpose_edge       offsets and leading dimensions multiples of VEC, any
+//                        shape: whole VEC x VEC tiles as above, partial tiles
+//                        element by element;
+//   transpose_unaligned  anything: whole tiles through vloadn/vstoren, which
+//                        need element alignment only, partial tiles element
+//                        by element.
+#include "prelude.cl"
+
+#if SCALED
+#define ELEM REAL
+#elif ELEMENT_BYTES == 1
+#define ELEM uchar
+#elif ELEMENT_BYTES == 2
+#define ELEM ushort
+#elif ELEMENT_BYTES == 4
+#define ELEM uint
+#elif ELEMENT_BYTES == 8
+#define ELEM ulong
+#elif ELEMENT_BYTES == 16
+#define ELEM uint4
+#else
+#error "ELEMENT_BYTES must be 1, 2, 4, 8 or 16"
+#endif
+
+#define METHOD CAT(TRANSPOSE_METHOD_, ELEMENT_BYTES)
+
+// VEC elements per vector access (src/transpose.h: transpose_vector).
+#if ELEMENT_BYTES == 16 || TRANSPOSE_VECTOR_BYTES <= ELEMENT_BYTES
+#define VEC 1
+#elif TRANSPOSE_VECTOR_BYTES / ELEMENT_BYTES >= 16
+#define VEC 16
+#elif TRANSPOSE_VECTOR_BYTES / ELEMENT_BYTES == 8
+#define VEC 8
+#elif TRANSPOSE_VECTOR_BYTES / ELEMENT_BYTES == 4
+#define VEC 4
+#else
+#define VEC 2
+#endif
+
+#if VEC == 1
+#define ELEMV ELEM
+#define VLOAD(p) (*(p))
+#define VSTORE(p, v) (*(p) = (v))
+#else
+#define ELEMV CAT(ELEM, VEC)
+#define VLOAD(p) CAT(vload, VEC)(0, p)
+#define VSTORE(p, v) CAT(vstore, VEC)(v, 0, p)
+#endif
+
+#define ALIGNED 0
+#define EDGE 1
+#define UNALIGNED 2
+
+// One VEC-element vector at p: through a vector pointer where the host
+// vouched for VEC-element alignment, else through vloadn/vstoren.
+#define LOAD(mode, p) ((mode) == UNALIGNED ? VLOAD(p) : *(const __global ELEMV *)(p))
+#define STORE(mode, p, v)                                                                           \
+    do {                                                                                            \
+        if ((mode) == UNALIGNED)                                                                    \
+            VSTORE(p, v);                                                                           \
+        else                                                                                        \
+            *(__global ELEMV *)(p) = (v);                                                           \
+    } while (0)
+
+// Register tiles keep their rows as ROW. Elements of 1 and 2 bytes travel as
+// 32-bit words (W words a row, P elements a word): byte vectors would reach
+// memory in 4-byte pieces on NVPTX and shuffle by byte extractions, where
+// words load whole and transpose with shifts and masks. That arithmetic
+// assumes little-endian words; other devices move elements.
+#if ELEMENT_BYTES < 4 && defined(__ENDIAN_LITTLE__)
+#define SUBWORD 1
+#define P (4 / ELEMENT_BYTES)
+#if VEC * ELEMENT_BYTES == 4
+#define W 1
+#define ROW uint
+#elif VEC * ELEMENT_BYTES == 8
+#define W 2
+#define ROW uint2
+#elif VEC * ELEMENT_BYTES == 16
+#define W 4
+#define ROW uint4
+#else
+#define W 8
+#define ROW uint8
+#endif
+#define AS_ROW CAT(as_, ROW)
+#define AS_ELEMV CAT(as_, ELEMV)
+#else
+#define SUBWORD 0
+#define ROW ELEMV
+#define AS_ROW(v) (v)
+#define AS_ELEMV(v) (v)
+#endif
+
+#define LOAD_ROW(mode, p) ((mode) == UNALIGNED ? AS_ROW(VLOAD(p)) : *(const __global ROW *)(p))
+#define STORE_ROW(mode, p, v)                                                                       \
+    do {                                                                                            \
+        if ((mode) == UNALIGNED)                                                                    \
+            VSTORE(p, AS_ELEMV(v));                                                                 \
+        else                                                                                        \
+            *(__global ROW *)(p) = (v);                                                             \
+    } while (0)
+
+#if SCALED
+// alpha = 0 writes zeros whatever A holds (as BLAS does for beta = 0);
+// any other alpha multiplies as IEEE says.
+#define SCALE(v) (alpha == (REAL)0 ? (ELEMV)((REAL)0) : (v) * alpha)
+#define ALPHA_PARAMETER , REAL alpha
+#define ALPHA_ARGUMENT , alpha
+#else
+#define SCALE(v) (v)
+#define ALPHA_PARAMETER
+#define ALPHA_ARGUMENT
+#endif
+
+// LO_N(T, x, y) = (x0, y0, x1, y1, ...) from the first halves of the N-lane
+// vectors x and y, HI_N the same from their second halves. Each names two
+// sources only, so it compiles to one shuffle (unpcklps and kin on CPUs,
+// register renaming on GPUs) with every lane defined.
+#define LO_2(T, x, y) (T)((x).s0, (y).s0)
+#define HI_2(T, x, y) (T)((x).s1, (y).s1)
+#define LO_4(T, x, y) (T)((x).s0, (y).s0, (x).s1, (y).s1)
+#define HI_4(T, x, y) (T)((x).s2, (y).s2, (x).s3, (y).s3)
+#define LO_8(T, x, y) (T)((x).s0, (y).s0, (x).s1, (y).s1, (x).s2, (y).s2, (x).s3, (y).s3)
+#define HI_8(T, x, y) (T)((x).s4, (y).s4, (x).s5, (y).s5, (x).s6, (y).s6, (x).s7, (y).s7)
+#define LO_16(T, x, y)                                                                              \
+    (T)((x).s0, (y).s0, (x).s1, (y).s1, (x).s2, (y).s2, (x).s3, (y).s3, (x).s4, (y).s4, (x).s5,    \
+        (y).s5, (x).s6, (y).s6, (x).s7, (y).s7)
+#define HI_16(T, x, y)                                                                              \
+    (T)((x).s8, (y).s8, (x).s9, (y).s9, (x).sA, (y).sA, (x).sB, (y).sB, (x).sC, (y).sC, (x).sD,    \
+        (y).sD, (x).sE, (y).sE, (x).sF, (y).sF)
+
+// DEFINE_TRANSPOSE(NAME, T, N) defines NAME(T *v), which transposes in place
+// the N x N matrix whose rows are the N-lane vectors v[0..N): log2(N) rounds
+// of v'[2i] = lo(v[i], v[i + N/2]), v'[2i+1] = hi(v[i], v[i + N/2]) (the
+// perfect-shuffle transpose). Moves between registers only.
+#define DEFINE_TRANSPOSE(NAME, T, N)                                                                \
+    inline void NAME(T *v)                                                                          \
+    {                                                                                               \
+        _Pragma("unroll") for (uint round = 1; round < N; round *= 2)                               \
+        {                                                                                           \
+            T w[N];                                                                                 \
+            _Pragma("unroll") for (uint i = 0; i < N / 2; ++i)                                      \
+            {                                                                                       \
+                w[2 * i] = CAT(LO_, N)(T, v[i], v[i + N / 2]);                                      \
+                w[2 * i + 1] = CAT(HI_, N)(T, v[i], v[i + N / 2]);                                  \
+            }                                                                                       \
+            _Pragma("unroll") for (uint i = 0; i < N; ++i) v[i] = w[i];                             \
+        }                                                                                           \
+    }
+
+#if SUBWORD
+#if W > 1
+DEFINE_TRANSPOSE(transpose_words, ROW, W)
+#else
+inline void transpose_words(ROW *v) { (void)v; }
+#endif
+
+// Transposes the P x P blocks of elements within the words of rows v[0..P):
+// afterwards word q of row j holds element j of word q of each of the P
+// rows, in row order (comments: bytes of rows a, b, c, d, lowest first).
+inline void transpose_in_words(ROW *v)
+{
+#if P == 4
+    ROW t0 = (v[0] & 0x00ff00ffu) | ((v[1] << 8) & 0xff00ff00u); // a0 b0 a2 b2
+    ROW t1 = ((v[0] >> 8) & 0x00ff00ffu) | (v[1] & 0xff00ff00u); // a1 b1 a3 b3
+    ROW t2 = (v[2] & 0x00ff00ffu) | ((v[3] << 8) & 0xff00ff00u); // c0 d0 c2 d2
+    ROW t3 = ((v[2] >> 8) & 0x00ff00ffu) | (v[3] & 0xff00ff00u); // c1 d1 c3 d3
+    v[0] = (t0 & 0x0000ffffu) | (t2 << 16);                      // a0 b0 c0 d0
+    v[1] = (t1 & 0x0000ffffu) | (t3 << 16);                      // a1 b1 c1 d1
+    v[2] = (t0 >> 16) | (t2 & 0xffff0000u);                      // a2 b2 c2 d2
+    v[3] = (t1 >> 16) | (t3 & 0xffff0000u);                      // a3 b3 c3 d3
+#else
+    ROW t0 = (v[0] & 0x0000ffffu) | (v[1] << 16); // a0 b0
+    v[1] = (v[0] >> 16) | (v[1] & 0xffff0000u);   // a1 b1
+    v[0] = t0;
+#endif
+}
+
+// Transposes the VEC x VEC tile whose rows are v[0..VEC): the P x P blocks
+// within words first; then word q of row g * P + j is word g of row
+// q * P + j of the result, so transposing the W x W words of the rows
+// j, P + j, 2P + j, ... finishes it.
+inline void transpose_tile(ROW *v)
+{
+#pragma unroll
+    for (uint g = 0; g < W; ++g)
+        transpose_in_words(v + g * P);
+    ROW t[VEC];
+#pragma unroll
+    for (uint j = 0; j < P; ++j) {
+        ROW x[W];
+#pragma unroll
+        for (uint g = 0; g < W; ++g)
+            x[g] = v[g * P + j];
+        transpose_words(x);
+#pragma unroll
+        for (uint q = 0; q < W; ++q)
+            t[q * P + j] = x[q];
+    }
+#pragma unroll
+    for (uint r = 0; r < VEC; ++r)
+        v[r] = t[r];
+}
+#elif VEC > 1
+DEFINE_TRANSPOSE(transpose_tile, ELEMV, VEC)
+#else
+inline void transpose_tile(ELEMV *v) { (void)v; }
+#endif
+// A vector and its elements (type punning through a union is defined in
+// OpenCL C), for the element-by-element paths.
+typedef union {
+    ELEMV v;
+    ELEM e[VEC];
+} elements;
+
+// The first `count` (< VEC) elements at p, zeros after them.
+inline ELEMV load_partial(const __global ELEM *p, uint count)
+{
+    elements u;
+    for (uint k = 0; k < VEC; ++k)
+        u.e[k] = k < count ? p[k] : (ELEM)(0);
+    return u.v;
+}
+
+// Stores the first `count` (< VEC) elements of v at p.
+inline void store_partial(__global ELEM *p, ELEMV v, uint count)
+{
+    elements u;
+    u.v = v;
+    for (uint k = 0; k < count; ++k)
+        p[k] = u.e[k];
+}
+
+// How many of the VEC lines from `first` lie below `end`.
+inline uint valid_lines(ulong first, ulong end)
+{
+    return first >= end ? 0 : end - first >= VEC ? VEC : (uint)(end - first);
+}
+
+// Loads the VEC x VEC tile at p (rows ld apart) into v. A tile with fewer
+// than VEC valid rows or columns is read element by element, zeros outside.
+inline void load_tile(ROW *v, const __global ELEM *p, ulong ld, uint valid_rows, uint valid_cols,
+                      const int mode)
+{
+    if (mode == ALIGNED || (valid_rows == VEC && valid_cols == VEC)) {
+#pragma unroll
+        for (uint r = 0; r < VEC; ++r)
+            v[r] = LOAD_ROW(mode, p + r * ld);
+    } else {
+        for (uint r = 0; r < VEC; ++r)
+            v[r] = r >= valid_rows       ? (ROW)(0)
+                   : valid_cols == VEC ? LOAD_ROW(mode, p + r * ld)
+                                       : AS_ROW(load_partial(p + r * ld, valid_cols));
+    }
+}
+
+// Stores rows t[0..VEC) of a tile at p (rows ld apart), only the valid part
+// of a partial tile.
+inline void store_tile(__global ELEM *p, ulong ld, const ROW *t, uint valid_rows, uint valid_cols,
+                       const int mode)
+{
+    if (mode == ALIGNED || (valid_rows == VEC && valid_cols == VEC)) {
+#pragma unroll
+        for (uint r = 0; r < VEC; ++r)
+            STORE_ROW(mode, p + r * ld, t[r]);
+    } else {
+        for (uint r = 0; r < valid_rows; ++r)
+            if (valid_cols == VEC)
+                STORE_ROW(mode, p + r * ld, t[r]);
+            else
+                store_partial(p + r * ld, AS_ELEMV(t[r]), valid_cols);
+    }
+}
+
+// Kernels run as 1-D ranges of WG_X * WG_Y work-items a group (one
+// dimension has no 65535-group limit on any device). group_tile gives the
+// group's tile (x along the columns of A, y along its rows) out of tiles_x
+// tiles a row; TRANSPOSE_DIAGONAL renumbers the tiles along diagonals, so
+// groups running together read and write rows spread over the memory
+// partitions instead of camping on one (a bijection for any grid; the host
+// keeps the group count within 32 bits).
+inline uint2 group_tile(uint tiles_x)
+{
+    uint linear = (uint)get_group_id(0);
+#if TRANSPOSE_DIAGONAL
+    uint tiles_y = (uint)get_num_groups(0) / tiles_x;
+    uint turn = linear / tiles_y, y = linear - turn * tiles_y;
+    return (uint2)((turn + y) % tiles_x, y);
+#else
+    uint y = linear / tiles_x;
+    return (uint2)(linear - y * tiles_x, y);
+#endif
+}
+
+#define LOCAL_X ((uint)get_local_id(0) % TRANSPOSE_WG_X)
+#define LOCAL_Y ((uint)get_local_id(0) / TRANSPOSE_WG_X)
+
+#if METHOD == TRANSPOSE_REGISTERS
+// Each work-item moves ITEMS tiles of VEC x VEC elements, WG_Y * VEC rows
+// apart, through registers: all loads first (ITEMS * VEC vectors in flight),
+// then transposed stores. A warp reads whole rows of WG_X vectors and writes
+// rows of B in runs of (warp / WG_X) vectors: coalesced on both sides.
+#if TRANSPOSE_LOADS / VEC > 1
+#define ITEMS (TRANSPOSE_LOADS / VEC)
+#else
+#define ITEMS 1
+#endif
+#define STEP_ROWS (TRANSPOSE_WG_Y * VEC)
+
+inline void transpose_tiles(ulong rows, ulong cols, const __global ELEM *restrict a, ulong lda,
+                            __global ELEM *restrict b, ulong ldb, uint tiles_x ALPHA_PARAMETER,
+                            const int mode)
+{
+    uint2 group = group_tile(tiles_x);
+    ulong col = ((ulong)group.x * TRANSPOSE_WG_X + LOCAL_X) * VEC;
+    ulong row = ((ulong)group.y * (TRANSPOSE_WG_Y * ITEMS) + LOCAL_Y) * VEC;
+    uint valid_cols = mode == ALIGNED ? VEC : valid_lines(col, cols);
+    ROW v[ITEMS][VEC];
+#pragma unroll
+    for (uint i = 0; i < ITEMS; ++i) {
+        ulong r0 = row + i * STEP_ROWS;
+        uint valid_rows = mode == ALIGNED ? VEC : valid_lines(r0, rows);
+        load_tile(v[i], a + r0 * lda + col, lda, valid_rows, valid_cols, mode);
+    }
+#pragma unroll
+    for (uint i = 0; i < ITEMS; ++i) {
+        ulong r0 = row + i * STEP_ROWS;
+        uint valid_rows = mode == ALIGNED ? VEC : valid_lines(r0, rows);
+        transpose_tile(v[i]);
+#pragma unroll
+        for (uint c = 0; c < VEC; ++c)
+            v[i][c] = SCALE(v[i][c]);
+        store_tile(b + col * ldb + r0, ldb, v[i], valid_cols, valid_rows, mode);
+    }
+}
+
+#define TRANSPOSE_KERNEL(NAME, MODE)                                                                \
+    __kernel __attribute__((reqd_work_group_size(TRANSPOSE_WG_X * TRANSPOSE_WG_Y, 1, 1)))         \
+    void NAME(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a_offset, ulong lda,   \
+              __global ELEM *restrict b, ulong b_offset, ulong ldb, uint tiles_x ALPHA_PARAMETER)   \
+    {                                                                                               \
+        transpose_tiles(rows, cols, a + a_offset, lda, b + b_offset, ldb, tiles_x ALPHA_ARGUMENT,   \
+                        MODE);                                                                      \
+    }
+
+#elif METHOD == TRANSPOSE_LOCAL
+// A TILE x TILE tile (TILE = WG_X * VEC) goes through local memory: each
+// work-item loads one vector of a row in TILE / WG_Y rows, and after the
+// barrier gathers one vector of a column in as many columns. The padding of
+// the rows (TRANSPOSE_LOCAL_PAD elements) spreads a column over the banks.
+#define TILE (TRANSPOSE_WG_X * VEC)
+#define STEPS (TILE / TRANSPOSE_WG_Y)
+#define TILE_STRIDE (TILE + TRANSPOSE_LOCAL_PAD)
+
+inline void transpose_local(ulong rows, ulong cols, const __global ELEM *restrict a, ulong lda,
+                            __global ELEM *restrict b, ulong ldb, uint tiles_x ALPHA_PARAMETER,
+                            __local ELEM *tile, const int mode)
+{
+    uint2 group = group_tile(tiles_x);
+    uint lx = LOCAL_X, ly = LOCAL_Y;
+    ulong row0 = (ulong)group.y * TILE, col0 = (ulong)group.x * TILE;
+    ulong col = col0 + lx * VEC; // of A; of B it is the row
+    uint valid_cols = mode == ALIGNED ? VEC : valid_lines(col, cols);
+#pragma unroll
+    for (uint i = 0; i < STEPS; ++i) {
+        uint r = ly + i * TRANSPOSE_WG_Y;
+        const __global ELEM *p = a + (row0 + r) * lda + col;
+        ELEMV v = (ELEMV)(0);
+        if (mode == ALIGNED || (row0 + r < rows && valid_cols == VEC))
+            v = LOAD(mode, p);
+        else if (row0 + r < rows)
+            v = load_partial(p, valid_cols);
+        VSTORE(tile + r * TILE_STRIDE + lx * VEC, v);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    ulong brow_col = row0 + lx * VEC; // column of B
+    uint valid_b_cols = mode == ALIGNED ? VEC : valid_lines(brow_col, rows);
+#pragma unroll
+    for (uint i = 0; i < STEPS; ++i) {
+        uint c = ly + i * TRANSPOSE_WG_Y;
+        ELEM e[VEC];
+#pragma unroll
+        for (uint k = 0; k < VEC; ++k)
+            e[k] = tile[(lx * VEC + k) * TILE_STRIDE + c];
+        ELEMV w = SCALE(VLOAD(e));
+        __global ELEM *q = b + (col0 + c) * ldb + brow_col;
+        if (mode == ALIGNED || (col0 + c < cols && valid_b_cols == VEC))
+            STORE(mode, q, w);
+        else if (col0 + c < cols)
+            store_partial(q, w, valid_b_cols);
+    }
+}
+
+#define TRANSPOSE_KERNEL(NAME, MODE)                                                                \
+    __kernel __attribute__((reqd_work_group_size(TRANSPOSE_WG_X * TRANSPOSE_WG_Y, 1, 1)))         \
+    void NAME(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a_offset, ulong lda,   \
+              __global ELEM *restrict b, ulong b_offset, ulong ldb, uint tiles_x ALPHA_PARAMETER)   \
+    {                                                                                               \
+        __local ELEM tile[TILE * TILE_STRIDE];                                                      \
+        transpose_local(rows, cols, a + a_offset, lda, b + b_offset, ldb, tiles_x ALPHA_ARGUMENT,   \
+                        tile, MODE);                                                                \
+    }
+
+#elif METHOD == TRANSPOSE_CPU
+// CPU-shaped: each work-item walks one BLOCK x BLOCK block that stays in
+// the cache, VEC x VEC tile by tile, down the rows of A so that each row of
+// B is written as one contiguous run. No local memory, no barriers.
+#define BLOCK TRANSPOSE_CPU_BLOCK
+
+inline void transpose_block(ulong rows, ulong cols, const __global ELEM *restrict a, ulong lda,
+                            __global ELEM *restrict b, ulong ldb, uint tiles_x ALPHA_PARAMETER,
+                            const int mode)
+{
+    uint2 group = group_tile(tiles_x);
+    ulong row0 = ((ulong)group.y * TRANSPOSE_WG_Y + LOCAL_Y) * BLOCK;
+    ulong col0 = ((ulong)group.x * TRANSPOSE_WG_X + LOCAL_X) * BLOCK;
+    uint block_rows = BLOCK, block_cols = BLOCK;
+    if (mode != ALIGNED) {
+        block_rows = row0 >= rows ? 0 : rows - row0 < BLOCK ? (uint)(rows - row0) : BLOCK;
+        block_cols = col0 >= cols ? 0 : cols - col0 < BLOCK ? (uint)(cols - col0) : BLOCK;
+    }
+    for (uint c = 0; c < block_cols; c += VEC) {
+        uint valid_cols = mode == ALIGNED ? VEC : min((uint)VEC, block_cols - c);
+        for (uint r = 0; r < block_rows; r += VEC) {
+            uint valid_rows = mode == ALIGNED ? VEC : min((uint)VEC, block_rows - r);
+            ROW v[VEC];
+            load_tile(v, a + (row0 + r) * lda + col0 + c, lda, valid_rows, valid_cols, mode);
+            transpose_tile(v);
+#pragma unroll
+            for (uint k = 0; k < VEC; ++k)
+                v[k] = SCALE(v[k]);
+            store_tile(b + (col0 + c) * ldb + row0 + r, ldb, v, valid_cols, valid_rows, mode);
+        }
+    }
+}
+
+#define TRANSPOSE_KERNEL(NAME, MODE)                                                                \
+    __kernel __attribute__((reqd_work_group_size(TRANSPOSE_WG_X * TRANSPOSE_WG_Y, 1, 1)))         \
+    void NAME(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a_offset, ulong lda,   \
+              __global ELEM *restrict b, ulong b_offset, ulong ldb, uint tiles_x ALPHA_PARAMETER)   \
+    {                                                                                               \
+        transpose_block(rows, cols, a + a_offset, lda, b + b_offset, ldb, tiles_x ALPHA_ARGUMENT,   \
+                        MODE);                                                                      \
+    }
+
+#else
+#error "unknown TRANSPOSE_METHOD"
+#endif
+
+TRANSPOSE_KERNEL(transpose_aligned, ALIGNED)
+TRANSPOSE_KERNEL(transpose_edge, EDGE)
+TRANSPOSE_KERNEL(transpose_unaligned, UNALIGNED)

@@ -1,0 +1,24 @@
+// Geometry of the transpose kernels that the host and the profile checks
+// share with cl/transpose.cl (which computes the same from its defines).
+#ifndef TAILOR_TRANSPOSE_H
+#define TAILOR_TRANSPOSE_H
+
+#include <stddef.h>
+
+// Elements per vector access: TRANSPOSE_VECTOR_BYTES of them, between 1 and
+// 16 (OpenCL's widest vector); one for 16-byte elements, which are vectors.
+static inline size_t transpose_vector(int vector_bytes, size_t element_bytes)
+{
+    size_t vec = element_bytes >= 16 ? 1 : (size_t)vector_bytes / element_bytes;
+    return vec < 1 ? 1 : vec > 16 ? 16 : vec;
+}
+
+// Register tiles (VEC x VEC elements) per work-item: enough for
+// TRANSPOSE_LOADS vector loads in flight, at least one.
+static inline size_t transpose_register_tiles(int loads, size_t vec)
+{
+    size_t items = (size_t)loads / vec;
+    return items < 1 ? 1 : items;
+}
+
+#endif
