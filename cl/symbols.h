@@ -14,6 +14,14 @@
 #define REDUCE_MIN 1
 #define REDUCE_MAX 2
 
+// Which kernels an SGEMM program holds (SGEMM_KERNELS) and, for the tiled
+// ones, which tile set of the profile they use (SGEMM_TILES).
+#define SGEMM_KERNELS_TILED 0
+#define SGEMM_KERNELS_SMALL 1
+#define SGEMM_KERNELS_CPU 2
+#define SGEMM_TILES_BIG 0
+#define SGEMM_TILES_MID 1
+
 // Layout of the reduction's scratch buffer: a uint completion counter at byte
 // 0, the work-groups' partial results from this byte offset on.
 #define REDUCE_SCRATCH_PARTIALS_OFFSET 128

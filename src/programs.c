@@ -7,6 +7,7 @@
 
 static const struct embedded_source *const sources[SOURCE_COUNT] = {
     [SOURCE_REDUCE] = &embedded_source_reduce,
+    [SOURCE_SGEMM] = &embedded_source_sgemm,
 };
 
 static const struct program_def {
