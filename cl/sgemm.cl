@@ -353,12 +353,13 @@ INLINE void tiled_gemm(uint M, uint N, uint K, float alpha, float beta, const __
 }
 
 // The kernels, by orientation (row-major terms: n = as stored, t = transposed)
-// and by edge handling.
+// and by edge handling. C never aliases A or B (BLAS; the host refuses
+// overlaps within a buffer), so the pointers are restrict: read-only loads.
 #define DEFINE_TILED_KERNEL(NAME, A_MN_CONTIG, B_MN_CONTIG, EDGE)                                  \
     __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void NAME(                       \
-        uint M, uint N, uint K, float alpha, float beta, const __global float *a, ulong a_offset, \
-        ulong lda, const __global float *b, ulong b_offset, ulong ldb, __global float *c,         \
-        ulong c_offset, ulong ldc)                                                                \
+        uint M, uint N, uint K, float alpha, float beta, const __global float *restrict a,        \
+        ulong a_offset, ulong lda, const __global float *restrict b, ulong b_offset, ulong ldb,   \
+        __global float *restrict c, ulong c_offset, ulong ldc)                                    \
     {                                                                                              \
         __local float as[NBUF * BK * LDAS] __attribute__((aligned(32)));                          \
         __local float bs[NBUF * BK * LDBS] __attribute__((aligned(32)));                          \

@@ -96,12 +96,14 @@ static const struct tuning_value intel_gpu_tuning[] = {
 
 // CPUs: one work-item per group and a few groups per core, each streaming a
 // long contiguous run through 64-byte vectors. SGEMM: the CPU kernel, each
-// work-item an 8 x 32 block of C in float16 registers (measured on POCL with
-// AVX-512: 8 x 32 and 6 x 64 blocks reach 80-130 GFLOP/s on two cores).
+// work-item a 6 x 64 block of C in 24 float16 registers (POCL 3.1 on two
+// AVX-512 cores, 1024x1024x2048: 6 x 64 about 300 GFLOP/s, 8 x 48 and 8 x 32
+// 150-250, CLBlast 11-16). A CPU with 16 vector registers (AVX2) wants a
+// smaller block, e.g. SGEMM_CPU_RM=6,SGEMM_CPU_VN=8,SGEMM_CPU_NV=2.
 static const struct tuning_value cpu_tuning[] = {
-    {TUNE_REDUCE_WG_SIZE, 1},   {TUNE_REDUCE_GROUPS_PER_CU, 4}, {TUNE_REDUCE_VECTOR_BYTES, 64},
-    {TUNE_REDUCE_ONE_PASS, 1},  {TUNE_REDUCE_SMALL_N, 65536},   {TUNE_SGEMM_CPU_KERNEL, 1},
-    END_OF_TUNING,
+    {TUNE_REDUCE_WG_SIZE, 1},  {TUNE_REDUCE_GROUPS_PER_CU, 4}, {TUNE_REDUCE_VECTOR_BYTES, 64},
+    {TUNE_REDUCE_ONE_PASS, 1}, {TUNE_REDUCE_SMALL_N, 65536},   {TUNE_SGEMM_CPU_KERNEL, 1},
+    {TUNE_SGEMM_CPU_RM, 6},    {TUNE_SGEMM_CPU_NV, 4},         END_OF_TUNING,
 };
 
 static const struct tuning_value generic_tuning[] = {END_OF_TUNING};

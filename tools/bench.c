@@ -20,6 +20,7 @@ static const struct bench_op {
     void (*run)(struct bench *b);
 } bench_ops[] = {
     {"reduce", bench_reduce},
+    {"sgemm", bench_sgemm},
 };
 
 static double now_seconds(void)
@@ -138,7 +139,7 @@ static const char bench_usage[] =
     "  --device SELECTOR  gpu, cpu, P:D (indices from tailor info) or part of a\n"
     "                     platform, device or vendor name; default: the first GPU,\n"
     "                     else the first device\n"
-    "  --op NAME          one operation (reduce); default: all\n"
+    "  --op NAME          one operation (reduce, sgemm); default: all\n"
     "  --json FILE        also write the rows as JSON\n"
     "\n"
     "Each time is the median over 7 batches of back-to-back calls on one in-order\n"

@@ -64,5 +64,6 @@ int bench_measure_limits(struct bench *b);
 size_t bench_fit_elements(const struct bench *b, size_t wanted, size_t element_bytes, int buffers);
 
 void bench_reduce(struct bench *b);
+void bench_sgemm(struct bench *b);
 
 #endif
