@@ -32,13 +32,15 @@
 #define UNPACK_8(v, d) (UNPACK_4((v).lo, (d)), UNPACK_4((v).hi, (d) + 4))
 #define UNPACK(n) CAT(UNPACK_, n)
 
-// (vloadn from the private array rather than a vector literal, which some
-// compilers build in memory from an undefined vector: Oclgrind reports it.)
-#define PACK_1(d) ((d)[0])
-#define PACK_2(d) vload2(0, (d))
-#define PACK_4(d) vload4(0, (d))
-#define PACK_8(d) vload8(0, (d))
-#define PACK(n) CAT(PACK_, n)
+// The other way, a union of a vector and its floats, written float by float
+// and read whole: no vector literal (which some compilers build in memory
+// from an undefined vector, and Oclgrind reports) and no address taken by a
+// built-in (which would keep the floats out of registers).
+#define DEFINE_LANES(NAME, n)                                                                      \
+    typedef union {                                                                                \
+        VECTYPE(n) v;                                                                              \
+        float s[n];                                                                                \
+    } NAME
 
 // Helpers take their orientation and edge flags as arguments and must be
 // inlined into each kernel, so those fold to constants and the private
@@ -62,7 +64,11 @@
 //   stored transposed (k-major) so both operands are read as float4.
 // - Warp tiling: the lanes of a warp form a WARP_TX x WARP_TY patch of
 //   work-items, which shrinks the set of local-memory addresses a warp reads
-//   per k (more broadcasts, fewer wavefronts); 0 keeps rows of the group.
+//   per k (more broadcasts); 0 keeps rows of the group. With
+//   WARP_INTERLEAVE, lane bit 0 picks the row of the patch and the next bits
+//   the column (CUTLASS's interleaved SIMT lane layout): lanes l and l^1 then
+//   read the same B vector and lanes l and l^2 the same A vector, which NVIDIA
+//   GPUs serve from local memory at twice the rate of a 128-bit read.
 // - Vector global loads: VG-wide loads along whichever dimension is contiguous
 //   in memory, coalesced for every orientation; transposes happen in the
 //   store to local memory (A K-contiguous, B K-contiguous), so no repack pass.
@@ -123,6 +129,8 @@
 
 typedef VECTYPE(VG) floatg;
 typedef VECTYPE(VWN) floatn;
+DEFINE_LANES(lanes_g, VG);
+DEFINE_LANES(lanes_n, VWN);
 
 #if (BM % TM) || (BN % TN) || (TM % VWM) || (TN % VWN) || (BK % (VG * KT))
 #error "inconsistent SGEMM tile parameters (the profile checks should have refused them)"
@@ -159,7 +167,7 @@ INLINE void tile_offsets(ulong *offsets, uint lid, uint extent, int mn_contig, u
 // Loads work-item lid's share of an operand tile into registers. `corner`
 // points at the tile's element (x0, k0); guarded: x_left rows/columns and
 // k_left steps of k remain in the matrix from there, the rest reads as 0.
-INLINE void tile_load(float *regs, const __global float *corner, const ulong *offsets, uint lid,
+INLINE void tile_load(lanes_g *regs, const __global float *corner, const ulong *offsets, uint lid,
                       uint extent, int mn_contig, int guarded, uint x_left, uint k_left)
 {
 #pragma unroll
@@ -176,18 +184,18 @@ INLINE void tile_load(float *regs, const __global float *corner, const ulong *of
             valid = across_ok && along < left ? min(left - along, (uint)VG) : 0;
         }
         if (valid == VG) {
-            UNPACK(VG)(*(const __global floatg *)at, regs + r * VG);
+            regs[r].v = *(const __global floatg *)at;
         } else {
 #pragma unroll
             for (uint q = 0; q < VG; ++q)
-                regs[r * VG + q] = q < valid ? at[q] : 0.0f;
+                regs[r].s[q] = q < valid ? at[q] : 0.0f;
         }
     }
 }
 
 // Stores the share into the local tile (k-major, pitch `pitch`): whole
 // vectors where they run along x, transposed element by element otherwise.
-INLINE void tile_store(__local float *tile, uint pitch, const float *regs, uint lid, uint extent,
+INLINE void tile_store(__local float *tile, uint pitch, const lanes_g *regs, uint lid, uint extent,
                        int mn_contig)
 {
 #pragma unroll
@@ -197,11 +205,11 @@ INLINE void tile_store(__local float *tile, uint pitch, const float *regs, uint 
         uint x, p;
         tile_position(lid, r, extent, mn_contig, &x, &p);
         if (mn_contig) {
-            *(__local floatg *)(tile + p * pitch + x) = PACK(VG)(regs + r * VG);
+            *(__local floatg *)(tile + p * pitch + x) = regs[r].v;
         } else {
 #pragma unroll
             for (uint q = 0; q < VG; ++q)
-                tile[(p + q) * pitch + x] = regs[r * VG + q];
+                tile[(p + q) * pitch + x] = regs[r].s[q];
         }
     }
 }
@@ -245,8 +253,11 @@ INLINE void tile_write(__global float *c, ulong ldc, const float *acc, uint m_le
 #pragma unroll
             for (uint q = 0; q < TN / VWN; ++q) {
                 __global floatn *out = (__global floatn *)(c_row + (q * TX + tx) * VWN);
-                floatn value = alpha * PACK(VWN)(acc + i * TN + q * VWN);
-                *out = beta == 0.0f ? value : fma(beta, *out, value);
+                lanes_n value;
+#pragma unroll
+                for (uint w = 0; w < VWN; ++w)
+                    value.s[w] = alpha * acc[i * TN + q * VWN + w];
+                *out = beta == 0.0f ? value.v : fma(beta, *out, value.v);
             }
         }
         return;
@@ -287,8 +298,13 @@ INLINE void tiled_gemm(uint M, uint N, uint K, float alpha, float beta, const __
 #if WARP_TX > 0
     // Warp tiling: lane l of warp w sits in a WARP_TX x WARP_TY patch.
     uint lanes = WARP_TX * WARP_TY, warp = lid / lanes, lane = lid % lanes;
-    uint tx = warp % (TX / WARP_TX) * WARP_TX + lane % WARP_TX;
-    uint ty = warp / (TX / WARP_TX) * WARP_TY + lane / WARP_TX;
+#if SGEMM_WARP_INTERLEAVE
+    uint lane_x = lane / 2 % WARP_TX, lane_y = lane / (2 * WARP_TX) * 2 + lane % 2;
+#else
+    uint lane_x = lane % WARP_TX, lane_y = lane / WARP_TX;
+#endif
+    uint tx = warp % (TX / WARP_TX) * WARP_TX + lane_x;
+    uint ty = warp / (TX / WARP_TX) * WARP_TY + lane_y;
 #else
     uint tx = lid % TX, ty = lid / TX;
 #endif
@@ -308,7 +324,7 @@ INLINE void tiled_gemm(uint M, uint N, uint K, float alpha, float beta, const __
 #pragma unroll
     for (uint i = 0; i < TM * TN; ++i)
         acc[i] = 0.0f;
-    float a_regs[MAX_ROUNDS * VG], b_regs[MAX_ROUNDS * VG];
+    lanes_g a_regs[MAX_ROUNDS], b_regs[MAX_ROUNDS];
 
     uint steps = (K + BK - 1) / BK;
     int guarded = edge && (!interior || K < BK);
@@ -429,11 +445,15 @@ void sgemm_small(uint M, uint N, uint K, float alpha, float beta, const __global
             for (uint s = 0; s < RN; ++s)
                 acc[r][s] = fma(av[r], bv[s], acc[r][s]);
     }
-    for (uint r = 0; r < RM && i0 + r < M; ++r) {
+#pragma unroll
+    for (uint r = 0; r < RM; ++r) {
         __global float *c_row = c + c_offset + (ulong)(i0 + r) * ldc + j0;
-        for (uint s = 0; s < RN && j0 + s < N; ++s) {
-            float value = alpha * acc[r][s];
-            c_row[s] = beta == 0.0f ? value : fma(beta, c_row[s], value);
+#pragma unroll
+        for (uint s = 0; s < RN; ++s) {
+            if (i0 + r < M && j0 + s < N) {
+                float value = alpha * acc[r][s];
+                c_row[s] = beta == 0.0f ? value : fma(beta, c_row[s], value);
+            }
         }
     }
 }

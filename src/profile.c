@@ -49,10 +49,10 @@ struct profile_row {
 // with 32-byte loads stream a 2^28 sum at about 3.0 TB/s.
 //
 // SGEMM (to be swept on the H100): 128x128x16 tiles of 256 work-items with
-// 8x8 register tiles as 2x2 float4 quadrants, warps as 8x4 patches, float4
-// global loads, both local tiles padded and double-buffered with register
-// prefetch; 64x64 tiles of 128 work-items (8x4 each) when the big tiles
-// would fill fewer than two groups per SM.
+// 8x8 register tiles as 2x2 float4 quadrants, warps as interleaved 8x4
+// patches, float4 global loads, both local tiles padded and double-buffered
+// with register prefetch; 64x64 tiles of 128 work-items (8x4 each) when the
+// big tiles would fill fewer than two groups per SM.
 static const struct tuning_value nvidia_tuning[] = {
     {TUNE_REDUCE_WG_SIZE, 1024}, {TUNE_REDUCE_GROUPS_PER_CU, 2}, {TUNE_REDUCE_VECTOR_BYTES, 32},
     {TUNE_REDUCE_UNROLL, 4},     {TUNE_REDUCE_ONE_PASS, 1},      {TUNE_REDUCE_SMALL_N, 32768},
@@ -62,6 +62,7 @@ static const struct tuning_value nvidia_tuning[] = {
     {TUNE_SGEMM_MID_BM, 64},     {TUNE_SGEMM_MID_BN, 64},        {TUNE_SGEMM_MID_BK, 16},
     {TUNE_SGEMM_MID_TM, 8},      {TUNE_SGEMM_MID_TN, 4},         {TUNE_SGEMM_MID_VWM, 4},
     {TUNE_SGEMM_MID_VWN, 4},     {TUNE_SGEMM_MID_WARP_TX, 8},    {TUNE_SGEMM_MID_WARP_TY, 4},
+    {TUNE_SGEMM_WARP_INTERLEAVE, 1},
     {TUNE_SGEMM_LOAD_VEC, 4},    {TUNE_SGEMM_KTHREADS, 2},       {TUNE_SGEMM_PAD_A, 4},
     {TUNE_SGEMM_PAD_B, 4},       {TUNE_SGEMM_DOUBLE_BUFFER, 1},  {TUNE_SGEMM_PREFETCH, 1},
     {TUNE_SGEMM_SWIZZLE, 8},     {TUNE_SGEMM_MID_PERCENT, 200},  {TUNE_SGEMM_SMALL_DIM, 32},
@@ -270,6 +271,8 @@ static tailor_status check_sgemm_tiles(const struct profile *profile,
                 (s.warp_tx > 0 && s.warp_ty > 0 && tx % s.warp_tx == 0 && ty % s.warp_ty == 0),
             TAILOR_ERROR_INVALID_PROFILE,
             "%sWARP_TX x %sWARP_TY must both be 0 or tile the %d x %d work-items", set, set, tx, ty);
+    REQUIRE(!t[TUNE_SGEMM_WARP_INTERLEAVE] || s.warp_tx == 0 || s.warp_ty % 2 == 0,
+            TAILOR_ERROR_INVALID_PROFILE, "SGEMM_WARP_INTERLEAVE needs an even %sWARP_TY", set);
     size_t local_bytes = sizeof(float) * (size_t)(1 + t[TUNE_SGEMM_DOUBLE_BUFFER]) * (size_t)s.bk *
                          (size_t)(s.bm + pad_a + s.bn + pad_b);
     REQUIRE(facts->local_mem_bytes == 0 || local_bytes <= facts->local_mem_bytes,

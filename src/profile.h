@@ -32,6 +32,7 @@ enum kernel_source {
     SGEMM_TILE_SET_PARAMETERS(X, SGEMM_, 64, 64, 16, 4, 4, 4, 4)                                    \
     SGEMM_TILE_SET_PARAMETERS(X, SGEMM_MID_, 32, 32, 16, 2, 2, 2, 2)                                \
     X(SGEMM_LOAD_VEC, SOURCE_SGEMM, 4, 1, 8, 1)                                                     \
+    X(SGEMM_WARP_INTERLEAVE, SOURCE_SGEMM, 0, 0, 1, 0)                                              \
     X(SGEMM_KTHREADS, SOURCE_SGEMM, 1, 1, 16, 1)                                                    \
     X(SGEMM_PAD_A, SOURCE_SGEMM, 0, 0, 32, 0)                                                       \
     X(SGEMM_PAD_B, SOURCE_SGEMM, 0, 0, 32, 0)                                                       \

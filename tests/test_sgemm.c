@@ -254,12 +254,13 @@ struct config {
 #define TILED_A                                                                                     \
     "SGEMM_CPU_KERNEL=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_MID_PERCENT=0,"                   \
     "SGEMM_BM=16,SGEMM_BN=16,SGEMM_BK=8,SGEMM_TM=4,SGEMM_TN=4,SGEMM_VWM=4,SGEMM_VWN=4"
-// Double buffering, register prefetch, warp patches, k-side-by-side loads,
-// padding, swizzle and unequal vector widths.
+// Double buffering, register prefetch, interleaved warp patches,
+// k-side-by-side loads, padding, swizzle and unequal vector widths.
 #define TILED_B                                                                                     \
     "SGEMM_CPU_KERNEL=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_MID_PERCENT=0,"                   \
     "SGEMM_BM=32,SGEMM_BN=16,SGEMM_BK=8,SGEMM_TM=4,SGEMM_TN=2,SGEMM_VWM=4,SGEMM_VWN=2,"              \
-    "SGEMM_WARP_TX=4,SGEMM_WARP_TY=2,SGEMM_LOAD_VEC=2,SGEMM_KTHREADS=2,SGEMM_PAD_A=4,"               \
+    "SGEMM_WARP_TX=4,SGEMM_WARP_TY=2,SGEMM_WARP_INTERLEAVE=1,SGEMM_LOAD_VEC=2,SGEMM_KTHREADS=2,"     \
+    "SGEMM_PAD_A=4,"                                                                                \
     "SGEMM_PAD_B=2,SGEMM_DOUBLE_BUFFER=1,SGEMM_PREFETCH=1,SGEMM_SWIZZLE=2"
 // The mid tile set, single buffer with register prefetch; idle loaders.
 #define TILED_MID                                                                                   \

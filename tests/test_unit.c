@@ -230,6 +230,7 @@ static void test_sgemm_tuning(void)
         "SGEMM_BM=256,SGEMM_TM=4",             // 1024 work-items, but 50176 bytes
         "SGEMM_WARP_TX=3",                     // does not tile 16 work-items
         "SGEMM_WARP_TX=8,SGEMM_WARP_TY=0",     // both or neither
+        "SGEMM_WARP_TX=16,SGEMM_WARP_TY=1",    // interleaved lanes need pairs of rows
         "SGEMM_KTHREADS=8",                    // BK=16 holds 4 float4 along k
         "SGEMM_PAD_A=2",                       // breaks float4 rows
         "SGEMM_MID_TN=2",                      // SGEMM_MID_VWN=4
