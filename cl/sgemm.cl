@@ -47,6 +47,14 @@
 // arrays they fill stay in registers.
 #define INLINE inline __attribute__((always_inline))
 
+// A group's index along the rows of C. NVIDIA GPUs take at most 65535 groups
+// along launch dimensions 1 and 2 (CUDA's grid limits), so the host spreads
+// the row index over both; groups past the last row have nothing to do.
+INLINE uint group_row(void)
+{
+    return (uint)(get_group_id(2) * get_num_groups(1) + get_group_id(1));
+}
+
 #if SGEMM_KERNELS == SGEMM_KERNELS_TILED
 // ---------------------------------------------------------------------------
 // The tiled kernel: the ideas of the fast public FP32 GEMMs (the step-by-step
@@ -284,12 +292,12 @@ INLINE void tiled_gemm(uint M, uint N, uint K, float alpha, float beta, const __
                        __local float *as, __local float *bs, int a_mn_contig, int b_mn_contig,
                        int edge)
 {
-    // Swizzled tile order: dimension 1 counts bands of SWIZZLE tile rows,
-    // dimension 0 walks a band column by column. A last band that is not
-    // full has tiles past M, whose groups leave at once (no divisions by a
+    // Swizzled tile order: bands of SWIZZLE tile rows (group_row), each
+    // walked column by column along dimension 0. A last band that is not full
+    // has tiles past M, whose groups have nothing to do (no divisions by a
     // run-time value anywhere).
     uint in_band = get_group_id(0);
-    uint m0 = (get_group_id(1) * SGEMM_SWIZZLE + in_band % SGEMM_SWIZZLE) * BM;
+    uint m0 = (group_row() * SGEMM_SWIZZLE + in_band % SGEMM_SWIZZLE) * BM;
     uint n0 = in_band / SGEMM_SWIZZLE * BN;
     if (m0 >= M)
         return;
@@ -403,24 +411,20 @@ DEFINE_TILED_KERNEL(sgemm_tiled_tt_edge, 1, 0, 1)
 #define RM SGEMM_SMALL_RM
 #define RN SGEMM_SMALL_RN
 
-__kernel __attribute__((reqd_work_group_size(SGEMM_SMALL_WG_X, SGEMM_SMALL_WG_Y, 1)))
-void sgemm_small(uint M, uint N, uint K, float alpha, float beta, const __global float *a,
-                 ulong a_offset, ulong a_row_stride, ulong a_k_stride, const __global float *b,
-                 ulong b_offset, ulong b_k_stride, ulong b_col_stride, __global float *c,
-                 ulong c_offset, ulong ldc)
+// C's RM x RN block at (i0, j0). Rows and columns past the edge read the
+// last one (always in the buffer); their results are not stored.
+INLINE void small_block(uint M, uint N, uint K, float alpha, float beta, const __global float *a,
+                        ulong a_row_stride, ulong a_k_stride, const __global float *b,
+                        ulong b_k_stride, ulong b_col_stride, __global float *c, ulong ldc, uint i0,
+                        uint j0)
 {
-    uint j0 = get_global_id(0) * RN, i0 = get_global_id(1) * RM;
-    if (i0 >= M || j0 >= N)
-        return;
-    // Rows and columns past the edge read the last one (always in the
-    // buffer); their results are not stored.
     const __global float *a_at[RM], *b_at[RN];
 #pragma unroll
     for (uint r = 0; r < RM; ++r)
-        a_at[r] = a + a_offset + (ulong)min(i0 + r, M - 1) * a_row_stride;
+        a_at[r] = a + (ulong)min(i0 + r, M - 1) * a_row_stride;
 #pragma unroll
     for (uint s = 0; s < RN; ++s)
-        b_at[s] = b + b_offset + (ulong)min(j0 + s, N - 1) * b_col_stride;
+        b_at[s] = b + (ulong)min(j0 + s, N - 1) * b_col_stride;
     float acc[RM][RN];
 #pragma unroll
     for (uint r = 0; r < RM; ++r)
@@ -447,7 +451,7 @@ void sgemm_small(uint M, uint N, uint K, float alpha, float beta, const __global
     }
 #pragma unroll
     for (uint r = 0; r < RM; ++r) {
-        __global float *c_row = c + c_offset + (ulong)(i0 + r) * ldc + j0;
+        __global float *c_row = c + (ulong)(i0 + r) * ldc + j0;
 #pragma unroll
         for (uint s = 0; s < RN; ++s) {
             if (i0 + r < M && j0 + s < N) {
@@ -458,11 +462,24 @@ void sgemm_small(uint M, uint N, uint K, float alpha, float beta, const __global
     }
 }
 
+__kernel __attribute__((reqd_work_group_size(SGEMM_SMALL_WG_X, SGEMM_SMALL_WG_Y, 1)))
+void sgemm_small(uint M, uint N, uint K, float alpha, float beta, const __global float *a,
+                 ulong a_offset, ulong a_row_stride, ulong a_k_stride, const __global float *b,
+                 ulong b_offset, ulong b_k_stride, ulong b_col_stride, __global float *c,
+                 ulong c_offset, ulong ldc)
+{
+    uint j0 = get_global_id(0) * RN;
+    uint i0 = (group_row() * SGEMM_SMALL_WG_Y + get_local_id(1)) * RM;
+    if (i0 < M && j0 < N)
+        small_block(M, N, K, alpha, beta, a + a_offset, a_row_stride, a_k_stride, b + b_offset,
+                    b_k_stride, b_col_stride, c + c_offset, ldc, i0, j0);
+}
+
 // C = beta * C (k = 0 or alpha = 0); beta == 0 writes zeros without reading C.
 __kernel __attribute__((reqd_work_group_size(SGEMM_SMALL_WG_X, SGEMM_SMALL_WG_Y, 1)))
 void sgemm_scale(uint M, uint N, float beta, __global float *c, ulong c_offset, ulong ldc)
 {
-    uint j = get_global_id(0), i = get_global_id(1);
+    uint j = get_global_id(0), i = group_row() * SGEMM_SMALL_WG_Y + get_local_id(1);
     if (i >= M || j >= N)
         return;
     __global float *at = c + c_offset + (ulong)i * ldc + j;

@@ -12,6 +12,10 @@
 // The kernels index rows, columns and k with 32-bit integers.
 #define SGEMM_MAX_DIMENSION ((size_t)INT32_MAX)
 
+// Groups along launch dimensions 1 and 2: NVIDIA GPUs take at most 65535 in
+// each (CUDA's grid limits), so the kernels' row groups spread over both.
+#define MAX_GROUPS_12 ((size_t)65535)
+
 // One call in row-major terms (after the column-major swap).
 struct sgemm_call {
     tailor_context *ctx;
@@ -37,6 +41,22 @@ static size_t round_up(size_t a, size_t b)
     return ceil_div(a, b) * b;
 }
 
+// A 3-D launch.
+struct geometry {
+    size_t global[3], local[3];
+};
+
+// `columns` work-items in groups of `local_columns` along dimension 0, and
+// `row_groups` groups of `local_rows` work-items that the kernel indexes by
+// group_row() (cl/sgemm.cl) over dimensions 1 and 2.
+static struct geometry spread_rows(size_t columns, size_t local_columns, size_t row_groups,
+                                   size_t local_rows)
+{
+    size_t first = row_groups < MAX_GROUPS_12 ? row_groups : MAX_GROUPS_12;
+    return (struct geometry){{columns, first * local_rows, ceil_div(row_groups, first)},
+                             {local_columns, local_rows, 1}};
+}
+
 // "nn", "nt", "tn" or "tt": op(A) and op(B) as the kernels see them.
 static const char *orientation(const struct sgemm_call *c)
 {
@@ -47,12 +67,14 @@ static const char *orientation(const struct sgemm_call *c)
 // Enqueues the leased kernel (its arguments set, unless `status` says
 // otherwise), gives it back, and records the variant on success.
 static tailor_status finish(const struct sgemm_call *c, struct kernel_lease *kernel,
-                            tailor_status status, const size_t global[2], const size_t local[2],
-                            const char *variant)
+                            tailor_status status, const struct geometry *g, const char *variant)
 {
-    if (status == TAILOR_SUCCESS)
-        status = enqueue_2d(c->queue, kernel->kernel, global, local, c->wait_count, c->wait_list,
-                            c->event);
+    if (status == TAILOR_SUCCESS) {
+        cl_int error = clEnqueueNDRangeKernel(c->queue, kernel->kernel, 3, NULL, g->global, g->local,
+                                              c->wait_count, c->wait_list, c->event);
+        if (error != CL_SUCCESS)
+            status = error_from_cl(error, "clEnqueueNDRangeKernel");
+    }
     kernel_release(kernel);
     if (status == TAILOR_SUCCESS)
         variant_set(variant);
@@ -63,8 +85,8 @@ static tailor_status finish(const struct sgemm_call *c, struct kernel_lease *ker
 static tailor_status sgemm_scale(const struct sgemm_call *c)
 {
     const int *t = c->ctx->profile.tune;
-    size_t local[2] = {(size_t)t[TUNE_SGEMM_SMALL_WG_X], (size_t)t[TUNE_SGEMM_SMALL_WG_Y]};
-    size_t global[2] = {round_up(c->n, local[0]), round_up(c->m, local[1])};
+    size_t wg_x = (size_t)t[TUNE_SGEMM_SMALL_WG_X], wg_y = (size_t)t[TUNE_SGEMM_SMALL_WG_Y];
+    struct geometry g = spread_rows(round_up(c->n, wg_x), wg_x, ceil_div(c->m, wg_y), wg_y);
     struct kernel_lease kernel;
     tailor_status status = kernel_acquire(c->ctx, PROGRAM_SGEMM_SMALL, "sgemm_scale", &kernel);
     if (status != TAILOR_SUCCESS)
@@ -72,7 +94,7 @@ static tailor_status sgemm_scale(const struct sgemm_call *c)
     status = set_kernel_args(kernel.kernel, 6, KERNEL_ARG(c->m), KERNEL_ARG(c->n),
                              KERNEL_ARG(c->beta), KERNEL_ARG(c->c), KERNEL_ARG(c->c_offset),
                              KERNEL_ARG(c->ldc));
-    return finish(c, &kernel, status, global, local, "scale");
+    return finish(c, &kernel, status, &g, "scale");
 }
 
 // Few rows or columns, or little work: one work-item per small block of C.
@@ -80,8 +102,9 @@ static tailor_status sgemm_small(const struct sgemm_call *c)
 {
     const int *t = c->ctx->profile.tune;
     size_t rm = (size_t)t[TUNE_SGEMM_SMALL_RM], rn = (size_t)t[TUNE_SGEMM_SMALL_RN];
-    size_t local[2] = {(size_t)t[TUNE_SGEMM_SMALL_WG_X], (size_t)t[TUNE_SGEMM_SMALL_WG_Y]};
-    size_t global[2] = {round_up(ceil_div(c->n, rn), local[0]), round_up(ceil_div(c->m, rm), local[1])};
+    size_t wg_x = (size_t)t[TUNE_SGEMM_SMALL_WG_X], wg_y = (size_t)t[TUNE_SGEMM_SMALL_WG_Y];
+    struct geometry g = spread_rows(round_up(ceil_div(c->n, rn), wg_x), wg_x,
+                                    ceil_div(ceil_div(c->m, rm), wg_y), wg_y);
     // Element strides: A's rows and k, B's k and columns.
     cl_ulong one = 1;
     cl_ulong a_row = c->a_mn_contig ? one : c->lda, a_k = c->a_mn_contig ? c->lda : one;
@@ -98,7 +121,7 @@ static tailor_status sgemm_small(const struct sgemm_call *c)
                              KERNEL_ARG(c->b), KERNEL_ARG(c->b_offset), KERNEL_ARG(b_k),
                              KERNEL_ARG(b_col), KERNEL_ARG(c->c), KERNEL_ARG(c->c_offset),
                              KERNEL_ARG(c->ldc));
-    return finish(c, &kernel, status, global, local, variant);
+    return finish(c, &kernel, status, &g, variant);
 }
 
 // The CPU kernels: the broadcast form wherever B or A can supply vectors
@@ -113,10 +136,11 @@ static tailor_status sgemm_cpu(const struct sgemm_call *c)
                       : (size_t)t[TUNE_SGEMM_CPU_VN] * (size_t)t[TUNE_SGEMM_CPU_NV];
     cl_uint m = swap ? c->n : c->m, n = swap ? c->m : c->n;
     size_t blocks_m = ceil_div(m, rows), blocks_n = ceil_div(n, cols);
+    // CPU devices have no limit on a launch's dimensions: plain 2-D.
     int rows_first = t[TUNE_SGEMM_CPU_ROWS_FIRST];
-    size_t local[2] = {group, 1};
-    size_t global[2] = {round_up(rows_first ? blocks_m : blocks_n, group),
-                        rows_first ? blocks_n : blocks_m};
+    struct geometry g = {{round_up(rows_first ? blocks_m : blocks_n, group),
+                          rows_first ? blocks_n : blocks_m, 1},
+                         {group, 1, 1}};
     char variant[64];
     snprintf(variant, sizeof variant, "cpu-%s-%zux%zu/%s", dot ? "dot" : "blocked", rows, cols,
              orientation(c));
@@ -131,7 +155,7 @@ static tailor_status sgemm_cpu(const struct sgemm_call *c)
                                  KERNEL_ARG(c->a), KERNEL_ARG(c->a_offset), KERNEL_ARG(c->lda),
                                  KERNEL_ARG(c->b), KERNEL_ARG(c->b_offset), KERNEL_ARG(c->ldb),
                                  KERNEL_ARG(c->c), KERNEL_ARG(c->c_offset), KERNEL_ARG(c->ldc));
-        return finish(c, &kernel, status, global, local, variant);
+        return finish(c, &kernel, status, &g, variant);
     }
     // The broadcast operand x gives the output's rows, the vector operand y
     // its columns; both with element strides, as is C.
@@ -147,7 +171,7 @@ static tailor_status sgemm_cpu(const struct sgemm_call *c)
                              KERNEL_ARG(x_offset), KERNEL_ARG(x_row), KERNEL_ARG(x_k), KERNEL_ARG(y),
                              KERNEL_ARG(y_offset), KERNEL_ARG(ldy), KERNEL_ARG(c->c),
                              KERNEL_ARG(c->c_offset), KERNEL_ARG(c_row), KERNEL_ARG(c_col));
-    return finish(c, &kernel, status, global, local, variant);
+    return finish(c, &kernel, status, &g, variant);
 }
 
 static int divides(cl_ulong value, int by)
@@ -181,9 +205,8 @@ static tailor_status sgemm_tiled(const struct sgemm_call *c)
     // Dimension 0: the tiles of a band of SWIZZLE tile rows; dimension 1: bands.
     size_t threads = (size_t)(tiles.bm / tiles.tm) * (size_t)(tiles.bn / tiles.tn);
     size_t swizzle = (size_t)profile->tune[TUNE_SGEMM_SWIZZLE];
-    size_t global[2] = {swizzle * ceil_div(c->n, (size_t)tiles.bn) * threads,
-                        ceil_div(ceil_div(c->m, (size_t)tiles.bm), swizzle)};
-    size_t local[2] = {threads, 1};
+    struct geometry g = spread_rows(swizzle * ceil_div(c->n, (size_t)tiles.bn) * threads, threads,
+                                    ceil_div(ceil_div(c->m, (size_t)tiles.bm), swizzle), 1);
     char variant[96], loads[16] = "scalar";
     if (vector)
         snprintf(loads, sizeof loads, "vec%d", load_vec);
@@ -199,7 +222,7 @@ static tailor_status sgemm_tiled(const struct sgemm_call *c)
                              KERNEL_ARG(c->a_offset), KERNEL_ARG(c->lda), KERNEL_ARG(c->b),
                              KERNEL_ARG(c->b_offset), KERNEL_ARG(c->ldb), KERNEL_ARG(c->c),
                              KERNEL_ARG(c->c_offset), KERNEL_ARG(c->ldc));
-    return finish(c, &kernel, status, global, local, variant);
+    return finish(c, &kernel, status, &g, variant);
 }
 
 static tailor_status sgemm_dispatch(const struct sgemm_call *c)

@@ -338,6 +338,34 @@ static void run_config(const struct test_device *device, const char *profile, co
     close_run(&run);
 }
 
+// More than 65535 groups along launch dimension 1 (NVIDIA's limit, which the
+// host caps and the kernels stride over): 70001 rows in blocks of one row.
+static void check_tall(const struct test_device *device, const char *profile, unsigned long long *seed)
+{
+    static const char *const tunings[] = {
+        "SGEMM_CPU_KERNEL=0,SGEMM_SMALL_DIM=1000000,SGEMM_SMALL_RM=1,SGEMM_SMALL_WG_X=4,SGEMM_SMALL_WG_Y=1",
+        "SGEMM_CPU_KERNEL=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_MID_PERCENT=0,SGEMM_BM=1,SGEMM_TM=1,"
+        "SGEMM_VWM=1,SGEMM_BN=4,SGEMM_TN=1,SGEMM_VWN=1,SGEMM_BK=4,SGEMM_LOAD_VEC=1",
+    };
+    static const struct gemm_case cases[] = {
+        {TAILOR_ROW_MAJOR, TAILOR_NO_TRANS, TAILOR_NO_TRANS, 70001, 5, 6, 1.0f, 0.5f, 0, 1},
+        {TAILOR_ROW_MAJOR, TAILOR_TRANS, TAILOR_NO_TRANS, 70000, 4, 8, -0.75f, 0.0f, 1, 1},
+        {TAILOR_ROW_MAJOR, TAILOR_NO_TRANS, TAILOR_NO_TRANS, 70001, 3, 2, 0.0f, 0.5f, 0, 1},
+    };
+    for (size_t t = 0; t < sizeof tunings / sizeof tunings[0]; ++t) {
+        struct run run;
+        open_run(&run, device, profile, tunings[t]);
+        if (!run.handle)
+            continue;
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
+            check_case(&run, &cases[i], seed);
+        require_variant(&run, t == 0 ? "small/nn" : "tiled-1x4x4/vec1/edge/nn", NULL, NULL);
+        require_variant(&run, t == 0 ? "small/tn" : "tiled-1x4x4/vec1/tn", NULL, NULL);
+        require_variant(&run, "scale", NULL, NULL);
+        close_run(&run);
+    }
+}
+
 // Events and wait lists: gated by a user event, the call must not complete first.
 static void check_wait_list(struct run *run)
 {
@@ -593,9 +621,12 @@ int main(int argc, char **argv)
         }
         if (!only_profile)
             run_detected(&devices[d], small, &seed);
-        for (size_t p = 0; p < profile_count; ++p)
+        for (size_t p = 0; p < profile_count; ++p) {
             for (size_t i = 0; i < sizeof configs / sizeof configs[0]; ++i)
                 run_config(&devices[d], profiles[p], &configs[i], small, &seed);
+            if (!small)
+                check_tall(&devices[d], profiles[p], &seed);
+        }
     }
     test_close_devices(devices, count);
     return test_exit_status("test_sgemm");
