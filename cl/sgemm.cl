@@ -133,7 +133,8 @@ INLINE uint group_row(void)
 #define TILE_VECS(X) ((X) * BK / VG)
 #define ROUNDS(X) ((TILE_VECS(X) + THREADS - 1) / THREADS)
 #define MAX_ROUNDS (ROUNDS(BM) > ROUNDS(BN) ? ROUNDS(BM) : ROUNDS(BN))
-#define HAS_VECTOR(X, lid, r) (TILE_VECS(X) % THREADS == 0 ? (r) < ROUNDS(X) : (lid) + (r) * THREADS < TILE_VECS(X))
+#define HAS_VECTOR(X, lid, r)                                                                      \
+    (TILE_VECS(X) % THREADS == 0 ? (r) < ROUNDS(X) : (lid) + (r) * THREADS < TILE_VECS(X))
 
 typedef VECTYPE(VG) floatg;
 typedef VECTYPE(VWN) floatn;
@@ -597,7 +598,8 @@ void sgemm_cpu_broadcast(uint M, uint N, uint K, float alpha, float beta, const 
     }
     uint m_left = M - i0;
     for (uint r = 0; r < RM && r < m_left; ++r) {
-        __global float *c_row = c + c_offset + (ulong)(i0 + r) * c_row_stride + (ulong)j0 * c_col_stride;
+        __global float *c_row =
+            c + c_offset + (ulong)(i0 + r) * c_row_stride + (ulong)j0 * c_col_stride;
         if (c_col_stride == 1 && n_left >= CN) {
 #pragma unroll
             for (uint q = 0; q < NV; ++q) {

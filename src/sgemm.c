@@ -106,9 +106,8 @@ static tailor_status sgemm_small(const struct sgemm_call *c)
     struct geometry g = spread_rows(round_up(ceil_div(c->n, rn), wg_x), wg_x,
                                     ceil_div(ceil_div(c->m, rm), wg_y), wg_y);
     // Element strides: A's rows and k, B's k and columns.
-    cl_ulong one = 1;
-    cl_ulong a_row = c->a_mn_contig ? one : c->lda, a_k = c->a_mn_contig ? c->lda : one;
-    cl_ulong b_k = c->b_k_contig ? one : c->ldb, b_col = c->b_k_contig ? c->ldb : one;
+    cl_ulong a_row = c->a_mn_contig ? 1 : c->lda, a_k = c->a_mn_contig ? c->lda : 1;
+    cl_ulong b_k = c->b_k_contig ? 1 : c->ldb, b_col = c->b_k_contig ? c->ldb : 1;
     char variant[64];
     snprintf(variant, sizeof variant, "small/%s", orientation(c));
     struct kernel_lease kernel;
@@ -159,13 +158,12 @@ static tailor_status sgemm_cpu(const struct sgemm_call *c)
     }
     // The broadcast operand x gives the output's rows, the vector operand y
     // its columns; both with element strides, as is C.
-    cl_ulong one = 1;
     cl_mem x = swap ? c->b : c->a, y = swap ? c->a : c->b;
     cl_ulong x_offset = swap ? c->b_offset : c->a_offset;
-    cl_ulong x_row = swap ? c->ldb : c->a_mn_contig ? one : c->lda;
-    cl_ulong x_k = swap ? one : c->a_mn_contig ? c->lda : one;
+    cl_ulong x_row = swap ? c->ldb : c->a_mn_contig ? 1 : c->lda;
+    cl_ulong x_k = swap ? 1 : c->a_mn_contig ? c->lda : 1;
     cl_ulong y_offset = swap ? c->a_offset : c->b_offset, ldy = swap ? c->lda : c->ldb;
-    cl_ulong c_row = swap ? one : c->ldc, c_col = swap ? c->ldc : one;
+    cl_ulong c_row = swap ? 1 : c->ldc, c_col = swap ? c->ldc : 1;
     status = set_kernel_args(kernel.kernel, 16, KERNEL_ARG(m), KERNEL_ARG(n), KERNEL_ARG(c->k),
                              KERNEL_ARG(c->alpha), KERNEL_ARG(c->beta), KERNEL_ARG(x),
                              KERNEL_ARG(x_offset), KERNEL_ARG(x_row), KERNEL_ARG(x_k), KERNEL_ARG(y),
@@ -183,7 +181,8 @@ static tailor_status sgemm_tiled(const struct sgemm_call *c)
 {
     static const char *const kernels[2][2][2] = {
         {{"sgemm_tiled_nn", "sgemm_tiled_nt"}, {"sgemm_tiled_tn", "sgemm_tiled_tt"}},
-        {{"sgemm_tiled_nn_edge", "sgemm_tiled_nt_edge"}, {"sgemm_tiled_tn_edge", "sgemm_tiled_tt_edge"}},
+        {{"sgemm_tiled_nn_edge", "sgemm_tiled_nt_edge"},
+         {"sgemm_tiled_tn_edge", "sgemm_tiled_tt_edge"}},
     };
     const struct profile *profile = &c->ctx->profile;
     struct sgemm_tiles tiles;
@@ -200,8 +199,9 @@ static tailor_status sgemm_tiled(const struct sgemm_call *c)
                  divides(c->b_offset, load_vec) && divides(c->ldb, load_vec) &&
                  divides(c->c_offset, tiles.vwn) && divides(c->ldc, tiles.vwn);
     int edge = c->m % (cl_uint)tiles.bm || c->n % (cl_uint)tiles.bn || c->k % (cl_uint)tiles.bk;
-    enum program_id program = mid ? (vector ? PROGRAM_SGEMM_TILED_MID : PROGRAM_SGEMM_TILED_MID_SCALAR)
-                                  : (vector ? PROGRAM_SGEMM_TILED : PROGRAM_SGEMM_TILED_SCALAR);
+    enum program_id program =
+        mid ? (vector ? PROGRAM_SGEMM_TILED_MID : PROGRAM_SGEMM_TILED_MID_SCALAR)
+            : (vector ? PROGRAM_SGEMM_TILED : PROGRAM_SGEMM_TILED_SCALAR);
     // Dimension 0: the tiles of a band of SWIZZLE tile rows; dimension 1: bands.
     size_t threads = (size_t)(tiles.bm / tiles.tm) * (size_t)(tiles.bn / tiles.tn);
     size_t swizzle = (size_t)profile->tune[TUNE_SGEMM_SWIZZLE];
