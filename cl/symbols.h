@@ -19,6 +19,13 @@
 #define TRANSPOSE_LOCAL 0
 #define TRANSPOSE_REGISTERS 1
 #define TRANSPOSE_CPU 2
+// Which kernels an SGEMM program holds (SGEMM_KERNELS) and, for the tiled
+// ones, which tile set of the profile they use (SGEMM_TILES).
+#define SGEMM_KERNELS_TILED 0
+#define SGEMM_KERNELS_SMALL 1
+#define SGEMM_KERNELS_CPU 2
+#define SGEMM_TILES_BIG 0
+#define SGEMM_TILES_MID 1
 
 // Layout of the reduction's scratch buffer: a uint completion counter at byte
 // 0, the work-groups' partial results from this byte offset on.

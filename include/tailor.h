@@ -327,6 +327,26 @@ TAILOR_API tailor_status tailor_domatcopy(tailor_context *ctx, cl_command_queue 
                                           cl_uint num_events_in_wait_list,
                                           const cl_event *event_wait_list, cl_event *event);
 
+// C = alpha * op(A) * op(B) + beta * C for float, BLAS sgemm semantics:
+// op(A) is m x k, op(B) is k x n, C is m x n, each stored in `layout` with
+// leading dimensions lda, ldb, ldc (at least the length of a stored line, and
+// at least 1, checked even when there is nothing to do); offsets count
+// elements. m = 0 or n = 0 is a quick return; k = 0 or alpha = 0 computes
+// C = beta * C without reading A or B; beta == 0 never reads C (NaNs there do
+// not reach the result). C must not overlap A or B in the same buffer. m, n
+// and k up to 2^31 - 1 (else TAILOR_ERROR_UNSUPPORTED). Each element of the
+// result is within 2 (k + 2) 2^-24 (|alpha| sum_p |a_ip b_pj| + |beta c_ij|)
+// of the exact value, whatever kernel the shape and device select.
+// Thread-safety: safe; concurrent calls may share the handle.
+TAILOR_API tailor_status tailor_sgemm(tailor_context *ctx, cl_command_queue queue,
+                                      tailor_layout layout, tailor_trans trans_a,
+                                      tailor_trans trans_b, size_t m, size_t n, size_t k,
+                                      float alpha, cl_mem a, size_t a_offset, size_t lda,
+                                      cl_mem b, size_t b_offset, size_t ldb, float beta, cl_mem c,
+                                      size_t c_offset, size_t ldc,
+                                      cl_uint num_events_in_wait_list,
+                                      const cl_event *event_wait_list, cl_event *event);
+
 #ifdef __cplusplus
 }
 #endif

@@ -52,22 +52,54 @@ struct profile_row {
 // whole-group dots start at 16384 elements.
 // Transpose: 4x4 float4 register tiles in 8x8 work-groups were the seed's
 // fastest; two tiles per work-item keep eight 16-byte loads in flight.
+// SGEMM (to be swept on the H100): 128x128x16 tiles of 256 work-items with
+// 8x8 register tiles as 2x2 float4 quadrants, warps as interleaved 8x4
+// patches, float4 global loads, both local tiles padded and double-buffered
+// with register prefetch; 64x64 tiles of 128 work-items (8x4 each) when the
+// big tiles would fill fewer than two groups per SM.
 static const struct tuning_value nvidia_tuning[] = {
     {TUNE_REDUCE_WG_SIZE, 1024}, {TUNE_REDUCE_GROUPS_PER_CU, 2}, {TUNE_REDUCE_VECTOR_BYTES, 32},
     {TUNE_REDUCE_UNROLL, 4},     {TUNE_REDUCE_ONE_PASS, 1},      {TUNE_REDUCE_SMALL_N, 32768},
     {TUNE_GEMV_GROUPS_PER_CU, 8}, {TUNE_GEMV_GROUP_MIN_K, 16384}, {TUNE_GEMV_ONE_PASS, 1},
     {TUNE_TRANSPOSE_WG_X, 8},    {TUNE_TRANSPOSE_WG_Y, 8},       {TUNE_TRANSPOSE_LOADS, 8},
+    {TUNE_SGEMM_BM, 128},        {TUNE_SGEMM_BN, 128},           {TUNE_SGEMM_BK, 16},
+    {TUNE_SGEMM_TM, 8},          {TUNE_SGEMM_TN, 8},             {TUNE_SGEMM_VWM, 4},
+    {TUNE_SGEMM_VWN, 4},         {TUNE_SGEMM_WARP_TX, 8},        {TUNE_SGEMM_WARP_TY, 4},
+    {TUNE_SGEMM_MID_BM, 64},     {TUNE_SGEMM_MID_BN, 64},        {TUNE_SGEMM_MID_BK, 16},
+    {TUNE_SGEMM_MID_TM, 8},      {TUNE_SGEMM_MID_TN, 4},         {TUNE_SGEMM_MID_VWM, 4},
+    {TUNE_SGEMM_MID_VWN, 4},     {TUNE_SGEMM_MID_WARP_TX, 8},    {TUNE_SGEMM_MID_WARP_TY, 4},
+    {TUNE_SGEMM_WARP_INTERLEAVE, 1},
+    {TUNE_SGEMM_LOAD_VEC, 4},    {TUNE_SGEMM_KTHREADS, 2},       {TUNE_SGEMM_PAD_A, 4},
+    {TUNE_SGEMM_PAD_B, 4},       {TUNE_SGEMM_DOUBLE_BUFFER, 1},  {TUNE_SGEMM_PREFETCH, 1},
+    {TUNE_SGEMM_SWIZZLE, 8},     {TUNE_SGEMM_MID_PERCENT, 200},  {TUNE_SGEMM_SMALL_DIM, 32},
+    {TUNE_SGEMM_SMALL_CUBE, 256},
     END_OF_TUNING,
 };
 
+// SGEMM on AMD and Intel GPUs: not measured yet; the shapes the public
+// tuned GEMMs use there (128x128 tiles of 256 work-items, 8x8 per item).
 static const struct tuning_value amd_tuning[] = {
     {TUNE_REDUCE_WG_SIZE, 256}, {TUNE_REDUCE_GROUPS_PER_CU, 8}, {TUNE_REDUCE_ONE_PASS, 1},
     {TUNE_GEMV_GROUPS_PER_CU, 8}, {TUNE_GEMV_ONE_PASS, 1},
+    {TUNE_SGEMM_BM, 128},        {TUNE_SGEMM_BN, 128},           {TUNE_SGEMM_BK, 16},
+    {TUNE_SGEMM_TM, 8},          {TUNE_SGEMM_TN, 8},             {TUNE_SGEMM_MID_BM, 64},
+    {TUNE_SGEMM_MID_BN, 64},     {TUNE_SGEMM_MID_TM, 4},         {TUNE_SGEMM_MID_TN, 4},
+    {TUNE_SGEMM_MID_VWM, 4},     {TUNE_SGEMM_MID_VWN, 4},        {TUNE_SGEMM_PAD_A, 4},
+    {TUNE_SGEMM_PAD_B, 4},       {TUNE_SGEMM_KTHREADS, 2},       {TUNE_SGEMM_DOUBLE_BUFFER, 1},
+    {TUNE_SGEMM_PREFETCH, 1},    {TUNE_SGEMM_SWIZZLE, 8},        {TUNE_SGEMM_MID_PERCENT, 200},
+    {TUNE_SGEMM_SMALL_DIM, 32},  {TUNE_SGEMM_SMALL_CUBE, 256},
     END_OF_TUNING,
 };
 
 static const struct tuning_value intel_gpu_tuning[] = {
-    {TUNE_REDUCE_WG_SIZE, 256}, {TUNE_REDUCE_GROUPS_PER_CU, 4}, END_OF_TUNING,
+    {TUNE_REDUCE_WG_SIZE, 256},  {TUNE_REDUCE_GROUPS_PER_CU, 4}, {TUNE_SGEMM_BM, 128},
+    {TUNE_SGEMM_BN, 128},        {TUNE_SGEMM_BK, 16},            {TUNE_SGEMM_TM, 8},
+    {TUNE_SGEMM_TN, 8},          {TUNE_SGEMM_MID_BM, 64},        {TUNE_SGEMM_MID_BN, 64},
+    {TUNE_SGEMM_MID_TM, 4},      {TUNE_SGEMM_MID_TN, 4},         {TUNE_SGEMM_MID_VWM, 4},
+    {TUNE_SGEMM_MID_VWN, 4},     {TUNE_SGEMM_PAD_A, 4},          {TUNE_SGEMM_PAD_B, 4},
+    {TUNE_SGEMM_DOUBLE_BUFFER, 1}, {TUNE_SGEMM_PREFETCH, 1},     {TUNE_SGEMM_MID_PERCENT, 200},
+    {TUNE_SGEMM_SMALL_DIM, 32},  {TUNE_SGEMM_SMALL_CUBE, 256},
+    END_OF_TUNING,
 };
 
 // CPUs: one work-item per group and a few groups per core, each streaming a
@@ -76,6 +108,11 @@ static const struct tuning_value intel_gpu_tuning[] = {
 // 128 outputs in registers, and splits that leave each work-item 256 KiB.
 // Transpose: one 128 x 128 block per work-item (fewer, larger work-groups
 // cost POCL less scheduling), moved as register tiles of 64-byte vectors.
+// SGEMM: the CPU kernel, each work-item a 6 x 64 block of C in 24 float16
+// registers (POCL 3.1 on two AVX-512 cores, 1024x1024x2048: 6 x 64 about
+// 300 GFLOP/s, 8 x 48 and 8 x 32 150-250, CLBlast 11-16). A CPU with 16
+// vector registers (AVX2) wants a smaller block, e.g.
+// SGEMM_CPU_RM=6,SGEMM_CPU_VN=8,SGEMM_CPU_NV=2.
 static const struct tuning_value cpu_tuning[] = {
     {TUNE_REDUCE_WG_SIZE, 1},   {TUNE_REDUCE_GROUPS_PER_CU, 4}, {TUNE_REDUCE_VECTOR_BYTES, 64},
     {TUNE_REDUCE_ONE_PASS, 1},  {TUNE_REDUCE_SMALL_N, 65536},   {TUNE_GEMV_CPU_VECTOR, 16},
@@ -85,6 +122,7 @@ static const struct tuning_value cpu_tuning[] = {
     {TUNE_TRANSPOSE_METHOD_4, TRANSPOSE_CPU}, {TUNE_TRANSPOSE_METHOD_8, TRANSPOSE_CPU},
     {TUNE_TRANSPOSE_METHOD_16, TRANSPOSE_CPU}, {TUNE_TRANSPOSE_WG_X, 1}, {TUNE_TRANSPOSE_WG_Y, 1},
     {TUNE_TRANSPOSE_VECTOR_BYTES, 64}, {TUNE_TRANSPOSE_CPU_BLOCK, 128},
+    {TUNE_SGEMM_CPU_KERNEL, 1}, {TUNE_SGEMM_CPU_RM, 6}, {TUNE_SGEMM_CPU_NV, 4},
     END_OF_TUNING,
 };
 
@@ -267,6 +305,68 @@ static tailor_status check_transpose(const struct profile *profile, const tailor
     return TAILOR_SUCCESS;
 }
 
+void sgemm_tiles_of(const struct profile *profile, int mid, struct sgemm_tiles *tiles)
+{
+    const int *t = profile->tune;
+#define SGEMM_TILES_FROM_(P)                                                                        \
+    (struct sgemm_tiles)                                                                            \
+    {                                                                                               \
+        t[TUNE_##P##BM], t[TUNE_##P##BN], t[TUNE_##P##BK], t[TUNE_##P##TM], t[TUNE_##P##TN],        \
+            t[TUNE_##P##VWM], t[TUNE_##P##VWN], t[TUNE_##P##WARP_TX], t[TUNE_##P##WARP_TY]          \
+    }
+    *tiles = mid ? SGEMM_TILES_FROM_(SGEMM_MID_) : SGEMM_TILES_FROM_(SGEMM_);
+#undef SGEMM_TILES_FROM_
+}
+
+// The largest work-group the device takes (synthetic facts may leave it 0).
+static size_t max_group(const tailor_device_info *facts)
+{
+    return facts->max_work_group_size ? facts->max_work_group_size : 1024;
+}
+
+// A tile set of the tiled SGEMM kernel must split evenly: the register tile
+// into local-memory vectors, the group tile into register tiles, each
+// operand's tile into global-load vectors along either dimension (KTHREADS
+// work-items side by side along k), and fit the device's work-group size and
+// local memory.
+static tailor_status check_sgemm_tiles(const struct profile *profile,
+                                       const tailor_device_info *facts, int mid)
+{
+    struct sgemm_tiles s;
+    sgemm_tiles_of(profile, mid, &s);
+    const int *t = profile->tune;
+    const char *set = mid ? "SGEMM_MID_" : "SGEMM_";
+    int vec = t[TUNE_SGEMM_LOAD_VEC], kthreads = t[TUNE_SGEMM_KTHREADS];
+    int pad_a = t[TUNE_SGEMM_PAD_A], pad_b = t[TUNE_SGEMM_PAD_B];
+    REQUIRE(s.tm % s.vwm == 0 && s.tn % s.vwn == 0 && s.bm % s.tm == 0 && s.bn % s.tn == 0,
+            TAILOR_ERROR_INVALID_PROFILE,
+            "%sVWM must divide %sTM, %sTM divide %sBM (and the same along N)", set, set, set, set);
+    int tx = s.bn / s.tn, ty = s.bm / s.tm, threads = tx * ty;
+    REQUIRE((size_t)threads <= max_group(facts), TAILOR_ERROR_INVALID_PROFILE,
+            "%s tiles need %d work-items a group; the device takes %zu", set, threads,
+            max_group(facts));
+    REQUIRE(s.bm % vec == 0 && s.bn % vec == 0 && s.bk % (vec * kthreads) == 0,
+            TAILOR_ERROR_INVALID_PROFILE,
+            "%s tiles (%dx%dx%d) do not split into SGEMM_LOAD_VEC=%d loads with SGEMM_KTHREADS=%d",
+            set, s.bm, s.bn, s.bk, vec, kthreads);
+    REQUIRE(pad_a % vec == 0 && pad_a % s.vwm == 0 && pad_b % vec == 0 && pad_b % s.vwn == 0,
+            TAILOR_ERROR_INVALID_PROFILE,
+            "SGEMM_PAD_A and SGEMM_PAD_B must keep rows aligned to SGEMM_LOAD_VEC and %sVWM/VWN",
+            set);
+    REQUIRE((s.warp_tx == 0 && s.warp_ty == 0) ||
+                (s.warp_tx > 0 && s.warp_ty > 0 && tx % s.warp_tx == 0 && ty % s.warp_ty == 0),
+            TAILOR_ERROR_INVALID_PROFILE,
+            "%sWARP_TX x %sWARP_TY must both be 0 or tile the %d x %d work-items", set, set, tx, ty);
+    REQUIRE(!t[TUNE_SGEMM_WARP_INTERLEAVE] || s.warp_tx == 0 || s.warp_ty % 2 == 0,
+            TAILOR_ERROR_INVALID_PROFILE, "SGEMM_WARP_INTERLEAVE needs an even %sWARP_TY", set);
+    size_t local_bytes = sizeof(float) * (size_t)(1 + t[TUNE_SGEMM_DOUBLE_BUFFER]) * (size_t)s.bk *
+                         (size_t)(s.bm + pad_a + s.bn + pad_b);
+    REQUIRE(facts->local_mem_bytes == 0 || local_bytes <= facts->local_mem_bytes,
+            TAILOR_ERROR_INVALID_PROFILE, "%s tiles need %zu bytes of local memory; the device has %llu",
+            set, local_bytes, (unsigned long long)facts->local_mem_bytes);
+    return TAILOR_SUCCESS;
+}
+
 // Constraints between parameters and the device that no single range states.
 static tailor_status check_consistency(const struct profile *profile,
                                        const tailor_device_info *facts)
@@ -279,7 +379,23 @@ static tailor_status check_consistency(const struct profile *profile,
             TAILOR_ERROR_INVALID_PROFILE, "REDUCE_WG_SIZE=%d must lie in [LOCKSTEP, LOCKSTEP^2]",
             group);
     tailor_status status = check_gemv(profile, facts);
-    return status == TAILOR_SUCCESS ? check_transpose(profile, facts) : status;
+    if (status == TAILOR_SUCCESS)
+        status = check_transpose(profile, facts);
+    if (status == TAILOR_SUCCESS)
+        status = check_sgemm_tiles(profile, facts, 0);
+    if (status == TAILOR_SUCCESS)
+        status = check_sgemm_tiles(profile, facts, 1);
+    if (status != TAILOR_SUCCESS)
+        return status;
+    const int *t = profile->tune;
+    size_t small_group = (size_t)t[TUNE_SGEMM_SMALL_WG_X] * (size_t)t[TUNE_SGEMM_SMALL_WG_Y];
+    REQUIRE(small_group <= max_group(facts), TAILOR_ERROR_INVALID_PROFILE,
+            "SGEMM_SMALL_WG_X * SGEMM_SMALL_WG_Y = %zu exceeds the device's %zu work-items",
+            small_group, max_group(facts));
+    REQUIRE((size_t)t[TUNE_SGEMM_CPU_WG] <= max_group(facts), TAILOR_ERROR_INVALID_PROFILE,
+            "SGEMM_CPU_WG=%d exceeds the device's %zu work-items", t[TUNE_SGEMM_CPU_WG],
+            max_group(facts));
+    return TAILOR_SUCCESS;
 }
 
 tailor_status profile_select(const tailor_device_info *facts, const char *forced,

@@ -9,6 +9,7 @@ enum kernel_source {
     SOURCE_REDUCE,
     SOURCE_GEMV,
     SOURCE_TRANSPOSE,
+    SOURCE_SGEMM,
     SOURCE_COUNT
 };
 
@@ -23,7 +24,8 @@ enum kernel_source {
     X(REDUCE_ONE_PASS, SOURCE_REDUCE, 0, 0, 1, 0)                                                   \
     X(REDUCE_SMALL_N, SOURCE_REDUCE, 16384, 0, 1 << 30, 0)                                         \
     GEMV_TUNING_PARAMETERS(X)                                                                       \
-    TRANSPOSE_TUNING_PARAMETERS(X)
+    TRANSPOSE_TUNING_PARAMETERS(X)                                                                  \
+    SGEMM_TUNING_PARAMETERS(X)
 
 // GEMV (src/gemv.c, cl/gemv.cl). "Lines" are the matrix's contiguous runs;
 // row kernels take dots along them, column kernels across them.
@@ -88,6 +90,52 @@ enum kernel_source {
     X(TRANSPOSE_DIAGONAL, SOURCE_TRANSPOSE, 0, 0, 1, 0)                                             \
     X(TRANSPOSE_CPU_BLOCK, SOURCE_TRANSPOSE, 64, 16, 1024, 1)
 
+// SGEMM (cl/sgemm.cl says what each does). The tiled kernel has two tile
+// sets: the big one (SGEMM_*) and a smaller one (SGEMM_MID_*) for shapes
+// whose big tiles would leave compute units idle; the rest is shared. The
+// small/skinny kernel (SGEMM_SMALL_*) and the CPU kernel (SGEMM_CPU_*) have
+// their own.
+#define SGEMM_TUNING_PARAMETERS(X)                                                                  \
+    SGEMM_TILE_SET_PARAMETERS(X, SGEMM_, 64, 64, 16, 4, 4, 4, 4)                                    \
+    SGEMM_TILE_SET_PARAMETERS(X, SGEMM_MID_, 32, 32, 16, 2, 2, 2, 2)                                \
+    X(SGEMM_LOAD_VEC, SOURCE_SGEMM, 4, 1, 8, 1)                                                     \
+    X(SGEMM_WARP_INTERLEAVE, SOURCE_SGEMM, 0, 0, 1, 0)                                              \
+    X(SGEMM_KTHREADS, SOURCE_SGEMM, 1, 1, 16, 1)                                                    \
+    X(SGEMM_PAD_A, SOURCE_SGEMM, 0, 0, 32, 0)                                                       \
+    X(SGEMM_PAD_B, SOURCE_SGEMM, 0, 0, 32, 0)                                                       \
+    X(SGEMM_DOUBLE_BUFFER, SOURCE_SGEMM, 0, 0, 1, 0)                                                \
+    X(SGEMM_PREFETCH, SOURCE_SGEMM, 0, 0, 1, 0)                                                     \
+    X(SGEMM_SWIZZLE, SOURCE_SGEMM, 1, 1, 64, 1)                                                     \
+    X(SGEMM_MID_PERCENT, SOURCE_SGEMM, 100, 0, 100000, 0)                                           \
+    X(SGEMM_SMALL_DIM, SOURCE_SGEMM, 8, 0, 1 << 30, 0)                                              \
+    X(SGEMM_SMALL_CUBE, SOURCE_SGEMM, 64, 0, 1 << 20, 0)                                            \
+    X(SGEMM_SMALL_RM, SOURCE_SGEMM, 2, 1, 8, 0)                                                     \
+    X(SGEMM_SMALL_RN, SOURCE_SGEMM, 2, 1, 8, 0)                                                     \
+    X(SGEMM_SMALL_WG_X, SOURCE_SGEMM, 16, 1, 1024, 0)                                               \
+    X(SGEMM_SMALL_WG_Y, SOURCE_SGEMM, 8, 1, 1024, 0)                                                \
+    X(SGEMM_CPU_KERNEL, SOURCE_SGEMM, 0, 0, 1, 0)                                                   \
+    X(SGEMM_CPU_RM, SOURCE_SGEMM, 8, 1, 16, 0)                                                      \
+    X(SGEMM_CPU_VN, SOURCE_SGEMM, 16, 2, 16, 1)                                                     \
+    X(SGEMM_CPU_NV, SOURCE_SGEMM, 2, 1, 8, 0)                                                       \
+    X(SGEMM_CPU_DOT_RN, SOURCE_SGEMM, 4, 1, 16, 0)                                                  \
+    X(SGEMM_CPU_WG, SOURCE_SGEMM, 1, 1, 64, 0)                                                      \
+    X(SGEMM_CPU_ROWS_FIRST, SOURCE_SGEMM, 0, 0, 1, 0)
+
+// One tile set of the tiled SGEMM kernel, with its generic defaults: the
+// work-group tile BM x BN over BK, each work-item's register tile TM x TN read
+// from local memory in vectors of VWM and VWN, and the lanes of a warp laid
+// out as a WARP_TX x WARP_TY patch of work-items (0: rows of the group).
+#define SGEMM_TILE_SET_PARAMETERS(X, P, bm, bn, bk, tm, tn, vwm, vwn)                              \
+    X(P##BM, SOURCE_SGEMM, bm, 1, 256, 1)                                                           \
+    X(P##BN, SOURCE_SGEMM, bn, 1, 256, 1)                                                           \
+    X(P##BK, SOURCE_SGEMM, bk, 1, 64, 1)                                                            \
+    X(P##TM, SOURCE_SGEMM, tm, 1, 16, 1)                                                            \
+    X(P##TN, SOURCE_SGEMM, tn, 1, 16, 1)                                                            \
+    X(P##VWM, SOURCE_SGEMM, vwm, 1, 8, 1)                                                           \
+    X(P##VWN, SOURCE_SGEMM, vwn, 1, 8, 1)                                                           \
+    X(P##WARP_TX, SOURCE_SGEMM, 0, 0, 64, 0)                                                        \
+    X(P##WARP_TY, SOURCE_SGEMM, 0, 0, 64, 0)
+
 enum tuning_param {
 #define TUNING_ENUM_(name, source, fallback, minimum, maximum, power_of_two) TUNE_##name,
     TUNING_PARAMETERS(TUNING_ENUM_)
@@ -133,5 +181,12 @@ const char *tuning_param_name(enum tuning_param param);
 // Work-items per line of GEMV's one-lockstep-group-per-line kernels:
 // GEMV_ROW_LANES, or where that is 0, LOCKSTEP (32 without lockstep).
 int profile_gemv_row_lanes(const struct profile *profile);
+
+// One tile set of the tiled SGEMM kernel as the profile has it (mid = 0: the
+// SGEMM_* set, 1: the SGEMM_MID_* set).
+struct sgemm_tiles {
+    int bm, bn, bk, tm, tn, vwm, vwn, warp_tx, warp_ty;
+};
+void sgemm_tiles_of(const struct profile *profile, int mid, struct sgemm_tiles *tiles);
 
 #endif

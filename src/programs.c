@@ -9,6 +9,7 @@ static const struct embedded_source *const sources[SOURCE_COUNT] = {
     [SOURCE_REDUCE] = &embedded_source_reduce,
     [SOURCE_GEMV] = &embedded_source_gemv,
     [SOURCE_TRANSPOSE] = &embedded_source_transpose,
+    [SOURCE_SGEMM] = &embedded_source_sgemm,
 };
 
 static const struct program_def {

@@ -202,6 +202,46 @@ static void test_tuning(void)
               "'%s' is refused", bad[i]);
 }
 
+// SGEMM's tile parameters are checked against each other and the device.
+static void test_sgemm_tuning(void)
+{
+    tailor_device_info h100 = nvidia(9, 0);
+    h100.local_mem_bytes = 49152;
+    struct profile profile;
+    CHECK(profile_select(&h100, NULL, NULL, &profile) == TAILOR_SUCCESS, "H100 defaults: %s",
+          tailor_last_error());
+    char options[4096];
+    program_build_options(&profile, PROGRAM_SGEMM_TILED_MID, NULL, options, sizeof options);
+    CHECK(strstr(options, "-DSGEMM_BM=128") && strstr(options, "-DSGEMM_MID_BM=64") &&
+              strstr(options, "-DSGEMM_TILES=SGEMM_TILES_MID") && strstr(options, "-DSGEMM_VECTOR_LOADS=1"),
+          "options: %s", options);
+    struct sgemm_tiles mid;
+    sgemm_tiles_of(&profile, 1, &mid);
+    CHECK(mid.bm == 64 && mid.tn == 4, "the mid tile set is read from SGEMM_MID_*");
+    static const char *const good[] = {"SGEMM_BK=32,SGEMM_DOUBLE_BUFFER=0", "SGEMM_WARP_TX=0,SGEMM_WARP_TY=0",
+                                       "SGEMM_TM=4,SGEMM_TN=4,SGEMM_BM=64,SGEMM_BN=64", "SGEMM_LOAD_VEC=1"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; ++i)
+        CHECK(profile_select(&h100, NULL, good[i], &profile) == TAILOR_SUCCESS, "'%s': %s", good[i],
+              tailor_last_error());
+    static const char *const bad[] = {
+        "SGEMM_TM=3",                          // not a power of two
+        "SGEMM_TM=2",                          // SGEMM_VWM=4 does not divide it
+        "SGEMM_BK=32",                         // 67584 bytes of local memory, double-buffered
+        "SGEMM_BM=256,SGEMM_TM=4",             // 1024 work-items, but 50176 bytes
+        "SGEMM_WARP_TX=3",                     // does not tile 16 work-items
+        "SGEMM_WARP_TX=8,SGEMM_WARP_TY=0",     // both or neither
+        "SGEMM_WARP_TX=16,SGEMM_WARP_TY=1",    // interleaved lanes need pairs of rows
+        "SGEMM_KTHREADS=8",                    // BK=16 holds 4 float4 along k
+        "SGEMM_PAD_A=2",                       // breaks float4 rows
+        "SGEMM_MID_TN=2",                      // SGEMM_MID_VWN=4
+        "SGEMM_SMALL_WG_X=64,SGEMM_SMALL_WG_Y=32", // 2048 work-items
+        "SGEMM_CPU_VN=3",                      // not a vector width
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
+        CHECK(profile_select(&h100, NULL, bad[i], &profile) == TAILOR_ERROR_INVALID_PROFILE, "'%s' is refused",
+              bad[i]);
+}
+
 static void test_status_table(void)
 {
     static const tailor_status statuses[] = {
@@ -226,6 +266,7 @@ int main(void)
     test_cache_entry();
     test_profile_table();
     test_tuning();
+    test_sgemm_tuning();
     test_status_table();
     return test_exit_status("test_unit");
 }

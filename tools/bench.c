@@ -22,6 +22,7 @@ static const struct bench_op {
     {"reduce", bench_reduce},
     {"gemv", bench_gemv},
     {"transpose", bench_transpose},
+    {"sgemm", bench_sgemm},
 };
 
 static double now_seconds(void)
@@ -140,7 +141,7 @@ static const char bench_usage[] =
     "  --device SELECTOR  gpu, cpu, P:D (indices from tailor info) or part of a\n"
     "                     platform, device or vendor name; default: the first GPU,\n"
     "                     else the first device\n"
-    "  --op NAME          one operation (reduce, gemv, transpose); default: all\n"
+    "  --op NAME          one operation (reduce, gemv, transpose, sgemm); default: all\n"
     "  --json FILE        also write the rows as JSON\n"
     "\n"
     "Each time is the median over 7 batches of back-to-back calls on one in-order\n"

@@ -66,5 +66,6 @@ size_t bench_fit_elements(const struct bench *b, size_t wanted, size_t element_b
 void bench_reduce(struct bench *b);
 void bench_gemv(struct bench *b);
 void bench_transpose(struct bench *b);
+void bench_sgemm(struct bench *b);
 
 #endif

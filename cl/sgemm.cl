@@ -1,0 +1,686 @@
+// SGEMM: C = alpha * op(A) * op(B) + beta * C.
+//
+// Every kernel here works in row-major terms; the host maps a column-major
+// call onto them by swapping the operands (column-major C = A B is row-major
+// C^T = B^T A^T), so no kernel exists twice. After that swap the operands
+// come in two orientations each:
+//   A (M x K): K-contiguous, element (i, p) at a[i * lda + p]  (op(A) = A)
+//              M-contiguous, element (i, p) at a[p * lda + i]  (op(A) = A^T)
+//   B (K x N): N-contiguous, element (p, j) at b[p * ldb + j]  (op(B) = B)
+//              K-contiguous, element (p, j) at b[j * ldb + p]  (op(B) = B^T)
+// and C (M x N) is element (i, j) at c[i * ldc + j]. beta == 0 never reads C.
+//
+// Variant defines: SGEMM_KERNELS (the kernels this program holds: tiled,
+// small or CPU), and for the tiled ones SGEMM_TILES (the profile's big or mid
+// tile set) and SGEMM_VECTOR_LOADS (128-bit global loads, which the host
+// chooses only when offsets and leading dimensions keep them aligned).
+// Tuning defines: the SGEMM_* parameters of src/profile.h.
+#include "prelude.cl"
+
+// Vectors of 1, 2, 4, 8 or 16 floats, and moves between a vector and
+// consecutive private floats (which the compiler keeps in registers).
+#define VECTYPE_1 float
+#define VECTYPE_2 float2
+#define VECTYPE_4 float4
+#define VECTYPE_8 float8
+#define VECTYPE_16 float16
+#define VECTYPE(n) CAT(VECTYPE_, n)
+
+#define UNPACK_1(v, d) ((d)[0] = (v))
+#define UNPACK_2(v, d) ((d)[0] = (v).s0, (d)[1] = (v).s1)
+#define UNPACK_4(v, d) (UNPACK_2((v).lo, (d)), UNPACK_2((v).hi, (d) + 2))
+#define UNPACK_8(v, d) (UNPACK_4((v).lo, (d)), UNPACK_4((v).hi, (d) + 4))
+#define UNPACK(n) CAT(UNPACK_, n)
+
+// The other way, a union of a vector and its floats, written float by float
+// and read whole: no vector literal (which some compilers build in memory
+// from an undefined vector, and Oclgrind reports) and no address taken by a
+// built-in (which would keep the floats out of registers).
+#define DEFINE_LANES(NAME, n)                                                                      \
+    typedef union {                                                                                \
+        VECTYPE(n) v;                                                                              \
+        float s[n];                                                                                \
+    } NAME
+
+// Helpers take their orientation and edge flags as arguments and must be
+// inlined into each kernel, so those fold to constants and the private
+// arrays they fill stay in registers.
+#define INLINE inline __attribute__((always_inline))
+
+// A group's index along the rows of C. NVIDIA GPUs take at most 65535 groups
+// along launch dimensions 1 and 2 (CUDA's grid limits), so the host spreads
+// the row index over both; groups past the last row have nothing to do.
+INLINE uint group_row(void)
+{
+    return (uint)(get_group_id(2) * get_num_groups(1) + get_group_id(1));
+}
+
+#if SGEMM_KERNELS == SGEMM_KERNELS_TILED
+// ---------------------------------------------------------------------------
+// The tiled kernel: the ideas of the fast public FP32 GEMMs (the step-by-step
+// CUDA SGEMM write-ups, CLBlast's Xgemm, CUTLASS's SIMT path), each a tuning
+// parameter:
+// - 2-D block tiling: a work-group computes a BM x BN tile of C, staging
+//   BM x BK of A and BK x BN of B in local memory per step, so each global
+//   element is read once per tile instead of once per output (intensity grows
+//   with the tile).
+// - Register tiling: each work-item accumulates a TM x TN tile in registers;
+//   per k it reads TM + TN floats from local memory for TM * TN FMAs.
+// - Strided micro-tiles: the register tile is (TM/VWM) x (TN/VWN) quadrants
+//   of VWM x VWN, quadrants a group's width apart, so the work-items of a warp
+//   read consecutive vectors of local memory: conflict-free, with the A tile
+//   stored transposed (k-major) so both operands are read as float4.
+// - Warp tiling: the lanes of a warp form a WARP_TX x WARP_TY patch of
+//   work-items, which shrinks the set of local-memory addresses a warp reads
+//   per k (more broadcasts); 0 keeps rows of the group. With
+//   WARP_INTERLEAVE, lane bit 0 picks the row of the patch and the next bits
+//   the column (CUTLASS's interleaved SIMT lane layout): lanes l and l^1 then
+//   read the same B vector and lanes l and l^2 the same A vector, which NVIDIA
+//   GPUs serve from local memory at twice the rate of a 128-bit read.
+// - Vector global loads: VG-wide loads along whichever dimension is contiguous
+//   in memory, coalesced for every orientation; transposes happen in the
+//   store to local memory (A K-contiguous, B K-contiguous), so no repack pass.
+//   KTHREADS work-items sit side by side along k so that such a warp reads
+//   whole 32-byte sectors while its transposed stores spread over the banks
+//   (with PAD_A / PAD_B: padding of the local rows).
+// - Double buffering with register prefetch: the next tile's global loads are
+//   issued before this tile's FMAs and stored into the other local buffer
+//   after them, so one barrier per step remains and load latency hides.
+// - Swizzled tile order: SWIZZLE tile rows form a band walked column by
+//   column, so concurrently running groups share A and B panels in L2.
+// - Edges without padding copies: the _edge kernels zero-fill loads outside
+//   the matrices and guard their stores, only in the tiles that cross an edge;
+//   the host picks the unguarded kernels when M, N, K are tile multiples.
+
+#if SGEMM_TILES == SGEMM_TILES_MID
+#define BM SGEMM_MID_BM
+#define BN SGEMM_MID_BN
+#define BK SGEMM_MID_BK
+#define TM SGEMM_MID_TM
+#define TN SGEMM_MID_TN
+#define VWM SGEMM_MID_VWM
+#define VWN SGEMM_MID_VWN
+#define WARP_TX SGEMM_MID_WARP_TX
+#define WARP_TY SGEMM_MID_WARP_TY
+#else
+#define BM SGEMM_BM
+#define BN SGEMM_BN
+#define BK SGEMM_BK
+#define TM SGEMM_TM
+#define TN SGEMM_TN
+#define VWM SGEMM_VWM
+#define VWN SGEMM_VWN
+#define WARP_TX SGEMM_WARP_TX
+#define WARP_TY SGEMM_WARP_TY
+#endif
+
+#define TX (BN / TN) // work-items along N
+#define TY (BM / TM) // work-items along M
+#define THREADS (TX * TY)
+#if SGEMM_VECTOR_LOADS
+#define VG SGEMM_LOAD_VEC // global load width; C is stored VWN wide
+#else
+#define VG 1
+#endif
+#define KT SGEMM_KTHREADS
+#define LDAS (BM + SGEMM_PAD_A) // pitch of the local A tile, stored k-major
+#define LDBS (BN + SGEMM_PAD_B)
+#define NBUF (1 + SGEMM_DOUBLE_BUFFER)
+// Global-load vectors of an operand tile of extent X (BM or BN) x BK, and
+// rounds of them per work-item (the last round may leave work-items idle).
+// Loops over them run to the larger count (a constant, so they unroll before
+// the helpers are inlined) and skip the rounds an operand does not have.
+#define TILE_VECS(X) ((X) * BK / VG)
+#define ROUNDS(X) ((TILE_VECS(X) + THREADS - 1) / THREADS)
+#define MAX_ROUNDS (ROUNDS(BM) > ROUNDS(BN) ? ROUNDS(BM) : ROUNDS(BN))
+#define HAS_VECTOR(X, lid, r)                                                                      \
+    (TILE_VECS(X) % THREADS == 0 ? (r) < ROUNDS(X) : (lid) + (r) * THREADS < TILE_VECS(X))
+
+typedef VECTYPE(VG) floatg;
+typedef VECTYPE(VWN) floatn;
+DEFINE_LANES(lanes_g, VG);
+DEFINE_LANES(lanes_n, VWN);
+
+#if (BM % TM) || (BN % TN) || (TM % VWM) || (TN % VWN) || (BK % (VG * KT))
+#error "inconsistent SGEMM tile parameters (the profile checks should have refused them)"
+#endif
+
+// Where vector r of work-item lid's share of an operand tile lies: x along
+// the tile's M or N extent, p along k (of the vector's first element).
+// mn_contig: vectors run along x, consecutive work-items along x; else they
+// run along k, KT work-items side by side along k, then along x.
+INLINE void tile_position(uint lid, uint r, uint extent, int mn_contig, uint *x, uint *p)
+{
+    uint v = lid + r * THREADS;
+    if (mn_contig) {
+        *x = v % (extent / VG) * VG;
+        *p = v / (extent / VG);
+    } else {
+        uint rest = v / KT;
+        *x = rest % extent;
+        *p = (rest / extent * KT + v % KT) * VG;
+    }
+}
+
+// Element offsets of those vectors from the tile's corner in global memory.
+INLINE void tile_offsets(ulong *offsets, uint lid, uint extent, int mn_contig, ulong ld)
+{
+#pragma unroll
+    for (uint r = 0; r < MAX_ROUNDS; ++r) {
+        uint x, p;
+        tile_position(lid, r, extent, mn_contig, &x, &p);
+        offsets[r] = mn_contig ? (ulong)p * ld + x : (ulong)x * ld + p;
+    }
+}
+
+// Loads work-item lid's share of an operand tile into registers. `corner`
+// points at the tile's element (x0, k0); guarded: x_left rows/columns and
+// k_left steps of k remain in the matrix from there, the rest reads as 0.
+INLINE void tile_load(lanes_g *regs, const __global float *corner, const ulong *offsets, uint lid,
+                      uint extent, int mn_contig, int guarded, uint x_left, uint k_left)
+{
+#pragma unroll
+    for (uint r = 0; r < MAX_ROUNDS; ++r) {
+        if (!HAS_VECTOR(extent, lid, r))
+            continue;
+        const __global float *at = corner + offsets[r];
+        uint valid = VG;
+        if (guarded) {
+            uint x, p;
+            tile_position(lid, r, extent, mn_contig, &x, &p);
+            uint along = mn_contig ? x : p, left = mn_contig ? x_left : k_left;
+            int across_ok = mn_contig ? p < k_left : x < x_left;
+            valid = across_ok && along < left ? min(left - along, (uint)VG) : 0;
+        }
+        if (valid == VG) {
+            regs[r].v = *(const __global floatg *)at;
+        } else {
+#pragma unroll
+            for (uint q = 0; q < VG; ++q)
+                regs[r].s[q] = q < valid ? at[q] : 0.0f;
+        }
+    }
+}
+
+// Stores the share into the local tile (k-major, pitch `pitch`): whole
+// vectors where they run along x, transposed element by element otherwise.
+INLINE void tile_store(__local float *tile, uint pitch, const lanes_g *regs, uint lid, uint extent,
+                       int mn_contig)
+{
+#pragma unroll
+    for (uint r = 0; r < MAX_ROUNDS; ++r) {
+        if (!HAS_VECTOR(extent, lid, r))
+            continue;
+        uint x, p;
+        tile_position(lid, r, extent, mn_contig, &x, &p);
+        if (mn_contig) {
+            *(__local floatg *)(tile + p * pitch + x) = regs[r].v;
+        } else {
+#pragma unroll
+            for (uint q = 0; q < VG; ++q)
+                tile[(p + q) * pitch + x] = regs[r].s[q];
+        }
+    }
+}
+
+// The FMAs of one local tile pair: per k, TM/VWM vectors of A and TN/VWN of
+// B from local memory, then TM x TN fused multiply-adds into registers.
+INLINE void tile_multiply(float *acc, const __local float *as, const __local float *bs, uint tx,
+                          uint ty)
+{
+#pragma unroll
+    for (uint kk = 0; kk < BK; ++kk) {
+        float a[TM], b[TN];
+#pragma unroll
+        for (uint q = 0; q < TM / VWM; ++q)
+            UNPACK(VWM)(*(const __local VECTYPE(VWM) *)(as + kk * LDAS + (q * TY + ty) * VWM),
+                        a + q * VWM);
+#pragma unroll
+        for (uint q = 0; q < TN / VWN; ++q)
+            UNPACK(VWN)(*(const __local VECTYPE(VWN) *)(bs + kk * LDBS + (q * TX + tx) * VWN),
+                        b + q * VWN);
+#pragma unroll
+        for (uint i = 0; i < TM; ++i)
+#pragma unroll
+            for (uint j = 0; j < TN; ++j)
+                acc[i * TN + j] = fma(a[i], b[j], acc[i * TN + j]);
+    }
+}
+
+// C = alpha * acc + beta * C for the work-item's register tile; beta == 0
+// writes without reading C. Tiles inside C store whole VWN-vectors where the
+// program has vector access; tiles across an edge store element by element,
+// skipping rows and columns past M and N. (Deciding per vector inside one
+// loop nest was miscompiled by POCL 3.1's LLVM 15 into stores past N.)
+INLINE void tile_write(__global float *c, ulong ldc, const float *acc, uint m_left, uint n_left,
+                       uint tx, uint ty, float alpha, float beta, int edge)
+{
+    if (SGEMM_VECTOR_LOADS && (!edge || (m_left >= BM && n_left >= BN))) {
+#pragma unroll
+        for (uint i = 0; i < TM; ++i) {
+            __global float *c_row = c + (ulong)((i / VWM * TY + ty) * VWM + i % VWM) * ldc;
+#pragma unroll
+            for (uint q = 0; q < TN / VWN; ++q) {
+                __global floatn *out = (__global floatn *)(c_row + (q * TX + tx) * VWN);
+                lanes_n value;
+#pragma unroll
+                for (uint w = 0; w < VWN; ++w)
+                    value.s[w] = alpha * acc[i * TN + q * VWN + w];
+                *out = beta == 0.0f ? value.v : fma(beta, *out, value.v);
+            }
+        }
+        return;
+    }
+#pragma unroll
+    for (uint i = 0; i < TM; ++i) {
+        uint row = (i / VWM * TY + ty) * VWM + i % VWM;
+        __global float *c_row = c + (ulong)row * ldc;
+#pragma unroll
+        for (uint j = 0; j < TN; ++j) {
+            uint col = (j / VWN * TX + tx) * VWN + j % VWN;
+            if (!edge || (row < m_left && col < n_left)) {
+                float value = alpha * acc[i * TN + j];
+                c_row[col] = beta == 0.0f ? value : fma(beta, c_row[col], value);
+            }
+        }
+    }
+}
+
+// One work-group's tile of C. a_mn_contig: A is M-contiguous; b_mn_contig: B
+// is N-contiguous; edge: M, N or K may end inside a tile.
+INLINE void tiled_gemm(uint M, uint N, uint K, float alpha, float beta, const __global float *a,
+                       ulong lda, const __global float *b, ulong ldb, __global float *c, ulong ldc,
+                       __local float *as, __local float *bs, int a_mn_contig, int b_mn_contig,
+                       int edge)
+{
+    // Swizzled tile order: bands of SWIZZLE tile rows (group_row), each
+    // walked column by column along dimension 0. A last band that is not full
+    // has tiles past M, whose groups have nothing to do (no divisions by a
+    // run-time value anywhere).
+    uint in_band = get_group_id(0);
+    uint m0 = (group_row() * SGEMM_SWIZZLE + in_band % SGEMM_SWIZZLE) * BM;
+    uint n0 = in_band / SGEMM_SWIZZLE * BN;
+    if (m0 >= M)
+        return;
+
+    uint lid = get_local_id(0);
+#if WARP_TX > 0
+    // Warp tiling: lane l of warp w sits in a WARP_TX x WARP_TY patch.
+    uint lanes = WARP_TX * WARP_TY, warp = lid / lanes, lane = lid % lanes;
+#if SGEMM_WARP_INTERLEAVE
+    uint lane_x = lane / 2 % WARP_TX, lane_y = lane / (2 * WARP_TX) * 2 + lane % 2;
+#else
+    uint lane_x = lane % WARP_TX, lane_y = lane / WARP_TX;
+#endif
+    uint tx = warp % (TX / WARP_TX) * WARP_TX + lane_x;
+    uint ty = warp / (TX / WARP_TX) * WARP_TY + lane_y;
+#else
+    uint tx = lid % TX, ty = lid / TX;
+#endif
+
+    // A's tile corner moves BK along k per step: BK elements along a
+    // K-contiguous row, BK rows of an M-contiguous matrix.
+    const __global float *a_corner = a + (a_mn_contig ? m0 : (ulong)m0 * lda);
+    const __global float *b_corner = b + (b_mn_contig ? n0 : (ulong)n0 * ldb);
+    ulong a_step = a_mn_contig ? BK * lda : BK, b_step = b_mn_contig ? BK * ldb : BK;
+    ulong a_offsets[MAX_ROUNDS], b_offsets[MAX_ROUNDS];
+    tile_offsets(a_offsets, lid, BM, a_mn_contig, lda);
+    tile_offsets(b_offsets, lid, BN, b_mn_contig, ldb);
+    uint m_left = M - m0, n_left = N - n0;
+    int interior = !edge || (m_left >= BM && n_left >= BN);
+
+    float acc[TM * TN];
+#pragma unroll
+    for (uint i = 0; i < TM * TN; ++i)
+        acc[i] = 0.0f;
+    lanes_g a_regs[MAX_ROUNDS], b_regs[MAX_ROUNDS];
+
+    uint steps = (K + BK - 1) / BK;
+    int guarded = edge && (!interior || K < BK);
+    tile_load(a_regs, a_corner, a_offsets, lid, BM, a_mn_contig, guarded, m_left, K);
+    tile_load(b_regs, b_corner, b_offsets, lid, BN, b_mn_contig, guarded, n_left, K);
+    tile_store(as, LDAS, a_regs, lid, BM, a_mn_contig);
+    tile_store(bs, LDBS, b_regs, lid, BN, b_mn_contig);
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    for (uint step = 0; step < steps; ++step) {
+        uint buffer = SGEMM_DOUBLE_BUFFER ? step % 2 : 0;
+        uint next_k = (step + 1) * BK;
+        int more = step + 1 < steps;
+        guarded = edge && (!interior || next_k + BK > K);
+        if (SGEMM_PREFETCH && more) {
+            // Register prefetch: the next tile's loads fly during the FMAs.
+            tile_load(a_regs, a_corner + (step + 1) * a_step, a_offsets, lid, BM, a_mn_contig,
+                      guarded, m_left, K - next_k);
+            tile_load(b_regs, b_corner + (step + 1) * b_step, b_offsets, lid, BN, b_mn_contig,
+                      guarded, n_left, K - next_k);
+        }
+        tile_multiply(acc, as + buffer * BK * LDAS, bs + buffer * BK * LDBS, tx, ty);
+        if (!more)
+            break;
+        if (!SGEMM_PREFETCH) {
+            tile_load(a_regs, a_corner + (step + 1) * a_step, a_offsets, lid, BM, a_mn_contig,
+                      guarded, m_left, K - next_k);
+            tile_load(b_regs, b_corner + (step + 1) * b_step, b_offsets, lid, BN, b_mn_contig,
+                      guarded, n_left, K - next_k);
+        }
+        // One buffer: everyone must be done reading it before it is refilled.
+        // Two: the other buffer was last read before the previous barrier.
+        if (!SGEMM_DOUBLE_BUFFER)
+            barrier(CLK_LOCAL_MEM_FENCE);
+        uint next = SGEMM_DOUBLE_BUFFER ? (step + 1) % 2 : 0;
+        tile_store(as + next * BK * LDAS, LDAS, a_regs, lid, BM, a_mn_contig);
+        tile_store(bs + next * BK * LDBS, LDBS, b_regs, lid, BN, b_mn_contig);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    tile_write(c + (ulong)m0 * ldc + n0, ldc, acc, m_left, n_left, tx, ty, alpha, beta, edge);
+}
+
+// The kernels, by orientation (row-major terms: n = as stored, t = transposed)
+// and by edge handling. C never aliases A or B (BLAS; the host refuses
+// overlaps within a buffer), so the pointers are restrict: read-only loads.
+#define DEFINE_TILED_KERNEL(NAME, A_MN_CONTIG, B_MN_CONTIG, EDGE)                                  \
+    __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void NAME(                       \
+        uint M, uint N, uint K, float alpha, float beta, const __global float *restrict a,        \
+        ulong a_offset, ulong lda, const __global float *restrict b, ulong b_offset, ulong ldb,   \
+        __global float *restrict c, ulong c_offset, ulong ldc)                                    \
+    {                                                                                              \
+        __local float as[NBUF * BK * LDAS] __attribute__((aligned(32)));                          \
+        __local float bs[NBUF * BK * LDBS] __attribute__((aligned(32)));                          \
+        tiled_gemm(M, N, K, alpha, beta, a + a_offset, lda, b + b_offset, ldb, c + c_offset, ldc, \
+                   as, bs, A_MN_CONTIG, B_MN_CONTIG, EDGE);                                        \
+    }
+
+DEFINE_TILED_KERNEL(sgemm_tiled_nn, 0, 1, 0)
+DEFINE_TILED_KERNEL(sgemm_tiled_nt, 0, 0, 0)
+DEFINE_TILED_KERNEL(sgemm_tiled_tn, 1, 1, 0)
+DEFINE_TILED_KERNEL(sgemm_tiled_tt, 1, 0, 0)
+DEFINE_TILED_KERNEL(sgemm_tiled_nn_edge, 0, 1, 1)
+DEFINE_TILED_KERNEL(sgemm_tiled_nt_edge, 0, 0, 1)
+DEFINE_TILED_KERNEL(sgemm_tiled_tn_edge, 1, 1, 1)
+DEFINE_TILED_KERNEL(sgemm_tiled_tt_edge, 1, 0, 1)
+
+#elif SGEMM_KERNELS == SGEMM_KERNELS_SMALL
+// ---------------------------------------------------------------------------
+// Shapes too small or too skinny for the tiles (few rows or columns, or
+// little work in all): no local memory and no barriers, each work-item an
+// SMALL_RM x SMALL_RN block of C straight from global memory (the caches
+// serve the reuse), any orientation through element strides. Consecutive
+// work-items take consecutive columns, so N-contiguous B and C are coalesced.
+
+#define RM SGEMM_SMALL_RM
+#define RN SGEMM_SMALL_RN
+
+// C's RM x RN block at (i0, j0). Rows and columns past the edge read the
+// last one (always in the buffer); their results are not stored.
+INLINE void small_block(uint M, uint N, uint K, float alpha, float beta, const __global float *a,
+                        ulong a_row_stride, ulong a_k_stride, const __global float *b,
+                        ulong b_k_stride, ulong b_col_stride, __global float *c, ulong ldc, uint i0,
+                        uint j0)
+{
+    const __global float *a_at[RM], *b_at[RN];
+#pragma unroll
+    for (uint r = 0; r < RM; ++r)
+        a_at[r] = a + (ulong)min(i0 + r, M - 1) * a_row_stride;
+#pragma unroll
+    for (uint s = 0; s < RN; ++s)
+        b_at[s] = b + (ulong)min(j0 + s, N - 1) * b_col_stride;
+    float acc[RM][RN];
+#pragma unroll
+    for (uint r = 0; r < RM; ++r)
+#pragma unroll
+        for (uint s = 0; s < RN; ++s)
+            acc[r][s] = 0.0f;
+    for (uint p = 0; p < K; ++p) {
+        float av[RM], bv[RN];
+#pragma unroll
+        for (uint r = 0; r < RM; ++r) {
+            av[r] = *a_at[r];
+            a_at[r] += a_k_stride;
+        }
+#pragma unroll
+        for (uint s = 0; s < RN; ++s) {
+            bv[s] = *b_at[s];
+            b_at[s] += b_k_stride;
+        }
+#pragma unroll
+        for (uint r = 0; r < RM; ++r)
+#pragma unroll
+            for (uint s = 0; s < RN; ++s)
+                acc[r][s] = fma(av[r], bv[s], acc[r][s]);
+    }
+#pragma unroll
+    for (uint r = 0; r < RM; ++r) {
+        __global float *c_row = c + (ulong)(i0 + r) * ldc + j0;
+#pragma unroll
+        for (uint s = 0; s < RN; ++s) {
+            if (i0 + r < M && j0 + s < N) {
+                float value = alpha * acc[r][s];
+                c_row[s] = beta == 0.0f ? value : fma(beta, c_row[s], value);
+            }
+        }
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(SGEMM_SMALL_WG_X, SGEMM_SMALL_WG_Y, 1)))
+void sgemm_small(uint M, uint N, uint K, float alpha, float beta, const __global float *a,
+                 ulong a_offset, ulong a_row_stride, ulong a_k_stride, const __global float *b,
+                 ulong b_offset, ulong b_k_stride, ulong b_col_stride, __global float *c,
+                 ulong c_offset, ulong ldc)
+{
+    uint j0 = get_global_id(0) * RN;
+    uint i0 = (group_row() * SGEMM_SMALL_WG_Y + get_local_id(1)) * RM;
+    if (i0 < M && j0 < N)
+        small_block(M, N, K, alpha, beta, a + a_offset, a_row_stride, a_k_stride, b + b_offset,
+                    b_k_stride, b_col_stride, c + c_offset, ldc, i0, j0);
+}
+
+// C = beta * C (k = 0 or alpha = 0); beta == 0 writes zeros without reading C.
+__kernel __attribute__((reqd_work_group_size(SGEMM_SMALL_WG_X, SGEMM_SMALL_WG_Y, 1)))
+void sgemm_scale(uint M, uint N, float beta, __global float *c, ulong c_offset, ulong ldc)
+{
+    uint j = get_global_id(0), i = group_row() * SGEMM_SMALL_WG_Y + get_local_id(1);
+    if (i >= M || j >= N)
+        return;
+    __global float *at = c + c_offset + (ulong)i * ldc + j;
+    *at = beta == 0.0f ? 0.0f : beta * *at;
+}
+
+#elif SGEMM_KERNELS == SGEMM_KERNELS_CPU
+// ---------------------------------------------------------------------------
+// CPU devices: register blocking along the SIMD width, no local memory, no
+// barriers (the BLIS micro-kernel shape without its packing). Each work-item
+// owns a block of C in vector registers and streams through k; one
+// work-item per group by default, so the OpenCL runtime runs it as plain
+// vector code. Two forms:
+// - broadcast (B N-contiguous): CPU_RM rows x CPU_NV vectors of CPU_VN
+//   columns; per k, CPU_NV vector loads of B's row and CPU_RM broadcasts of A,
+//   then CPU_RM x CPU_NV vector FMAs. A may run either way (element strides);
+//   C is written through element strides, so the host also maps A^T B^T here
+//   as the transposed product (C^T = B A) with transposed strides of C.
+// - dot (A and B K-contiguous): CPU_RM x CPU_DOT_RN dot products, vectors
+//   along k, lanes summed at the end.
+
+#define RM SGEMM_CPU_RM
+#define VN SGEMM_CPU_VN
+#define NV SGEMM_CPU_NV
+#define CN (VN * NV)
+#define DOT_RN SGEMM_CPU_DOT_RN
+typedef VECTYPE(VN) floatv;
+#define VLOAD CAT(vload, VN)
+#define VSTORE CAT(vstore, VN)
+
+// The block a work-item owns: consecutive work-items walk down the rows
+// (sharing B's panel in cache) or along the columns (sharing A's rows).
+INLINE void cpu_block(uint rows, uint cols, uint *i0, uint *j0)
+{
+#if SGEMM_CPU_ROWS_FIRST
+    *i0 = get_global_id(0) * rows;
+    *j0 = get_global_id(1) * cols;
+#else
+    *j0 = get_global_id(0) * cols;
+    *i0 = get_global_id(1) * rows;
+#endif
+}
+
+// The lanes summed pairwise, through a private array (Oclgrind 21.10 crashes
+// on extracting lanes of a vector directly).
+INLINE float lanes_sum(floatv v)
+{
+    float lane[VN];
+    VSTORE(v, 0, lane);
+#pragma unroll
+    for (uint width = VN / 2; width > 0; width /= 2)
+#pragma unroll
+        for (uint i = 0; i < width; ++i)
+            lane[i] += lane[i + width];
+    return lane[0];
+}
+
+__kernel __attribute__((reqd_work_group_size(SGEMM_CPU_WG, 1, 1)))
+void sgemm_cpu_broadcast(uint M, uint N, uint K, float alpha, float beta, const __global float *a,
+                         ulong a_offset, ulong a_row_stride, ulong a_k_stride,
+                         const __global float *b, ulong b_offset, ulong ldb, __global float *c,
+                         ulong c_offset, ulong c_row_stride, ulong c_col_stride)
+{
+    uint i0, j0;
+    cpu_block(RM, CN, &i0, &j0);
+    if (i0 >= M || j0 >= N)
+        return;
+    // Rows past M read row M - 1 (always in the buffer) and are not stored.
+    ulong a_rows[RM];
+#pragma unroll
+    for (uint r = 0; r < RM; ++r)
+        a_rows[r] = (ulong)(min(i0 + r, M - 1) - i0) * a_row_stride;
+    const __global float *a_k = a + a_offset + (ulong)i0 * a_row_stride;
+    const __global float *b_k = b + b_offset + j0;
+    floatv acc[RM][NV];
+#pragma unroll
+    for (uint r = 0; r < RM; ++r)
+#pragma unroll
+        for (uint q = 0; q < NV; ++q)
+            acc[r][q] = 0.0f;
+    uint n_left = N - j0;
+    if (n_left >= CN) {
+        for (uint p = 0; p < K; ++p, a_k += a_k_stride, b_k += ldb) {
+            floatv bv[NV];
+#pragma unroll
+            for (uint q = 0; q < NV; ++q)
+                bv[q] = VLOAD(0, b_k + q * VN);
+#pragma unroll
+            for (uint r = 0; r < RM; ++r) {
+                floatv av = (floatv)(a_k[a_rows[r]]);
+#pragma unroll
+                for (uint q = 0; q < NV; ++q)
+                    acc[r][q] = fma(av, bv[q], acc[r][q]);
+            }
+        }
+    } else {
+        // The block crosses the last column: B's row through a zero-padded copy.
+        for (uint p = 0; p < K; ++p, a_k += a_k_stride, b_k += ldb) {
+            float row[CN];
+#pragma unroll
+            for (uint l = 0; l < CN; ++l)
+                row[l] = l < n_left ? b_k[l] : 0.0f;
+            floatv bv[NV];
+#pragma unroll
+            for (uint q = 0; q < NV; ++q)
+                bv[q] = VLOAD(q, row);
+#pragma unroll
+            for (uint r = 0; r < RM; ++r) {
+                floatv av = (floatv)(a_k[a_rows[r]]);
+#pragma unroll
+                for (uint q = 0; q < NV; ++q)
+                    acc[r][q] = fma(av, bv[q], acc[r][q]);
+            }
+        }
+    }
+    uint m_left = M - i0;
+    for (uint r = 0; r < RM && r < m_left; ++r) {
+        __global float *c_row =
+            c + c_offset + (ulong)(i0 + r) * c_row_stride + (ulong)j0 * c_col_stride;
+        if (c_col_stride == 1 && n_left >= CN) {
+#pragma unroll
+            for (uint q = 0; q < NV; ++q) {
+                floatv value = alpha * acc[r][q];
+                if (beta != 0.0f)
+                    value = fma(beta, VLOAD(q, c_row), value);
+                VSTORE(value, q, c_row);
+            }
+            continue;
+        }
+        float values[CN];
+#pragma unroll
+        for (uint q = 0; q < NV; ++q)
+            VSTORE(acc[r][q], q, values);
+        for (uint l = 0; l < CN && l < n_left; ++l) {
+            __global float *at = c_row + l * c_col_stride;
+            float value = alpha * values[l];
+            *at = beta == 0.0f ? value : fma(beta, *at, value);
+        }
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(SGEMM_CPU_WG, 1, 1)))
+void sgemm_cpu_dot(uint M, uint N, uint K, float alpha, float beta, const __global float *a,
+                   ulong a_offset, ulong lda, const __global float *b, ulong b_offset, ulong ldb,
+                   __global float *c, ulong c_offset, ulong ldc)
+{
+    uint i0, j0;
+    cpu_block(RM, DOT_RN, &i0, &j0);
+    if (i0 >= M || j0 >= N)
+        return;
+    // Rows and columns past the edge read the last one and are not stored.
+    const __global float *a_row[RM], *b_col[DOT_RN];
+#pragma unroll
+    for (uint r = 0; r < RM; ++r)
+        a_row[r] = a + a_offset + (ulong)min(i0 + r, M - 1) * lda;
+#pragma unroll
+    for (uint s = 0; s < DOT_RN; ++s)
+        b_col[s] = b + b_offset + (ulong)min(j0 + s, N - 1) * ldb;
+    floatv acc[RM][DOT_RN];
+#pragma unroll
+    for (uint r = 0; r < RM; ++r)
+#pragma unroll
+        for (uint s = 0; s < DOT_RN; ++s)
+            acc[r][s] = 0.0f;
+    uint p = 0;
+    for (; p + VN <= K; p += VN) {
+        floatv av[RM], bv[DOT_RN];
+#pragma unroll
+        for (uint r = 0; r < RM; ++r)
+            av[r] = VLOAD(0, a_row[r] + p);
+#pragma unroll
+        for (uint s = 0; s < DOT_RN; ++s)
+            bv[s] = VLOAD(0, b_col[s] + p);
+#pragma unroll
+        for (uint r = 0; r < RM; ++r)
+#pragma unroll
+            for (uint s = 0; s < DOT_RN; ++s)
+                acc[r][s] = fma(av[r], bv[s], acc[r][s]);
+    }
+    float sums[RM][DOT_RN];
+#pragma unroll
+    for (uint r = 0; r < RM; ++r)
+#pragma unroll
+        for (uint s = 0; s < DOT_RN; ++s)
+            sums[r][s] = lanes_sum(acc[r][s]);
+    for (; p < K; ++p)
+#pragma unroll
+        for (uint r = 0; r < RM; ++r)
+#pragma unroll
+            for (uint s = 0; s < DOT_RN; ++s)
+                sums[r][s] = fma(a_row[r][p], b_col[s][p], sums[r][s]);
+    for (uint r = 0; r < RM && i0 + r < M; ++r) {
+        __global float *c_row = c + c_offset + (ulong)(i0 + r) * ldc + j0;
+        for (uint s = 0; s < DOT_RN && j0 + s < N; ++s) {
+            float value = alpha * sums[r][s];
+            c_row[s] = beta == 0.0f ? value : fma(beta, c_row[s], value);
+        }
+    }
+}
+
+#else
+#error "unknown SGEMM_KERNELS"
+#endif

@@ -1,0 +1,633 @@
+// tailor_sgemm against a double-precision C reference on every device, under
+// every profile the device can run, with tuning strings that force each
+// kernel variant (CPU-blocked, small, tiled fast and edge paths, vector and
+// scalar loads, big and mid tile sets) at small tile sizes so they run quickly
+// anywhere: all 8 layout/transpose combinations, alpha and beta in {0, 1,
+// other}, shapes of 1, primes, tile multiples +-1, skinny and wide, offsets
+// and padded leading dimensions. Every element outside C's matrix is checked
+// untouched, NaNs planted where no kernel may read (padding of A, B; C when
+// beta = 0) must stay out of the result, and the bad inputs get their status.
+//
+// Tolerance (also promised in tailor.h): each element within
+//     2 (k + 2) 2^-24 (|alpha| sum_p |a_ip b_pj| + |beta c_ij|)
+// of the exact result: a sum of k products in any order is within
+// (k - 1) u sum |a b| (u = 2^-24, fused multiply-adds), scaling by alpha,
+// beta and the final add round three more times; the factor 2 is margin.
+//
+// usage: test_sgemm [--small] [--profile NAME]
+//   --small   tiny shapes and the forced variants only (for oclgrind)
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "support.h"
+
+#define GUARD 7
+#define SENTINEL 777.0f
+#define MAX_VARIANTS 64
+
+struct run {
+    const struct test_device *device;
+    tailor_context *handle;
+    char label[512];
+    char seen[MAX_VARIANTS][96]; // variants the calls of this run selected
+    size_t seen_count;
+    size_t checks;
+};
+
+struct gemm_case {
+    tailor_layout layout;
+    tailor_trans trans_a, trans_b;
+    size_t m, n, k;
+    float alpha, beta;
+    int aligned;      // offsets and leading dimensions multiples of 4
+    int planted_nans; // NaN in every element no kernel may read
+};
+
+// A matrix as stored: `lines` lines of `length` elements, `ld` apart, from `offset`.
+struct storage {
+    size_t lines, length, ld, offset, count; // count: elements of the buffer
+};
+
+// Inputs end exactly where their last element is, so a read past it leaves
+// the buffer (Oclgrind reports it); C has GUARD elements after it, checked
+// untouched.
+static struct storage storage_of(size_t lines, size_t length, int aligned, size_t pad, size_t guard)
+{
+    struct storage s = {lines, length, 0, 0, 0};
+    s.ld = aligned ? (length + 3) / 4 * 4 + 4 * (pad % 2) : length + pad;
+    if (s.ld == 0)
+        s.ld = aligned ? 4 : 1;
+    s.offset = aligned ? 4 * (pad % 3) : 1 + pad % 4;
+    s.count = s.offset + (lines ? (lines - 1) * s.ld + length : 0) + guard;
+    return s;
+}
+
+static size_t index_of(const struct storage *s, size_t line, size_t element)
+{
+    return s->offset + line * s->ld + element;
+}
+
+static int in_matrix(const struct storage *s, size_t index)
+{
+    if (index < s->offset || s->lines == 0)
+        return 0;
+    size_t relative = index - s->offset;
+    return relative / s->ld < s->lines && relative % s->ld < s->length;
+}
+
+// Element (row, col) of a logical rows x cols matrix stored in `layout`.
+static size_t element_index(const struct storage *s, tailor_layout layout, size_t row, size_t col)
+{
+    return layout == TAILOR_ROW_MAJOR ? index_of(s, row, col) : index_of(s, col, row);
+}
+
+static void note_variant(struct run *run)
+{
+    const char *variant = tailor_last_variant();
+    for (size_t i = 0; i < run->seen_count; ++i)
+        if (strcmp(run->seen[i], variant) == 0)
+            return;
+    if (run->seen_count < MAX_VARIANTS)
+        snprintf(run->seen[run->seen_count++], sizeof run->seen[0], "%s", variant);
+}
+
+// Some variant of the run contains every one of the (up to three) words.
+static void require_variant(const struct run *run, const char *a, const char *b, const char *c)
+{
+    for (size_t i = 0; i < run->seen_count; ++i)
+        if (strstr(run->seen[i], a) && (!b || strstr(run->seen[i], b)) && (!c || strstr(run->seen[i], c)))
+            return;
+    CHECK(0, "%s: no call selected a variant with '%s'%s%s%s%s", run->label, a, b ? " and '" : "",
+          b ? b : "", c ? "' and '" : "", c ? c : "");
+}
+
+static void describe(char *buffer, size_t size, const struct run *run, const struct gemm_case *g)
+{
+    snprintf(buffer, size, "%s %s %c%c m=%zu n=%zu k=%zu alpha=%g beta=%g %s [%s]", run->label,
+             g->layout == TAILOR_ROW_MAJOR ? "row" : "col", g->trans_a ? 't' : 'n', g->trans_b ? 't' : 'n',
+             g->m, g->n, g->k, (double)g->alpha, (double)g->beta, g->aligned ? "aligned" : "misaligned",
+             tailor_last_variant());
+}
+
+static float uniform_float(unsigned long long *seed)
+{
+    return (float)(2.0 * test_uniform(seed) - 1.0);
+}
+
+static void check_case(struct run *run, const struct gemm_case *g, unsigned long long *seed)
+{
+    int row_major = g->layout == TAILOR_ROW_MAJOR;
+    // Stored (logical) shapes: A is m x k or k x m, B is k x n or n x k.
+    size_t a_rows = g->trans_a ? g->k : g->m, a_cols = g->trans_a ? g->m : g->k;
+    size_t b_rows = g->trans_b ? g->n : g->k, b_cols = g->trans_b ? g->k : g->n;
+    size_t pad = (size_t)(test_random(seed) % 6);
+    struct storage sa = row_major ? storage_of(a_rows, a_cols, g->aligned, pad, 0)
+                                  : storage_of(a_cols, a_rows, g->aligned, pad, 0);
+    struct storage sb = row_major ? storage_of(b_rows, b_cols, g->aligned, pad + 1, 0)
+                                  : storage_of(b_cols, b_rows, g->aligned, pad + 1, 0);
+    struct storage sc = row_major ? storage_of(g->m, g->n, g->aligned, pad + 2, GUARD)
+                                  : storage_of(g->n, g->m, g->aligned, pad + 2, GUARD);
+    float *a = malloc(sa.count * sizeof *a), *b = malloc(sb.count * sizeof *b);
+    float *c = malloc(sc.count * sizeof *c), *out = malloc(sc.count * sizeof *out);
+    cl_mem a_buffer = NULL, b_buffer = NULL, c_buffer = NULL;
+    char text[768];
+    if (!a || !b || !c || !out)
+        goto done;
+    float poison = g->planted_nans ? NAN : 1e30f;
+    for (size_t i = 0; i < sa.count; ++i)
+        a[i] = in_matrix(&sa, i) ? uniform_float(seed) : poison;
+    for (size_t i = 0; i < sb.count; ++i)
+        b[i] = in_matrix(&sb, i) ? uniform_float(seed) : poison;
+    for (size_t i = 0; i < sc.count; ++i)
+        c[i] = !in_matrix(&sc, i) ? SENTINEL : g->beta == 0.0f && g->planted_nans ? NAN : uniform_float(seed);
+
+    a_buffer = test_buffer(run->device, CL_MEM_READ_ONLY, sa.count * sizeof *a, a);
+    b_buffer = test_buffer(run->device, CL_MEM_READ_ONLY, sb.count * sizeof *b, b);
+    c_buffer = test_buffer(run->device, CL_MEM_READ_WRITE, sc.count * sizeof *c, c);
+    if (!a_buffer || !b_buffer || !c_buffer)
+        goto done;
+    cl_event event = NULL;
+    tailor_status status = tailor_sgemm(run->handle, run->device->queue, g->layout, g->trans_a, g->trans_b,
+                                        g->m, g->n, g->k, g->alpha, a_buffer, sa.offset, sa.ld, b_buffer,
+                                        sb.offset, sb.ld, g->beta, c_buffer, sc.offset, sc.ld, 0, NULL, &event);
+    describe(text, sizeof text, run, g);
+    CHECK(status == TAILOR_SUCCESS, "%s: %s: %s", text, tailor_status_name(status), tailor_last_error());
+    if (status != TAILOR_SUCCESS)
+        goto done;
+    note_variant(run);
+    CHECK(event != NULL, "%s: no event", text);
+    if (event) {
+        CHECK(clWaitForEvents(1, &event) == CL_SUCCESS, "%s: waiting for the event failed", text);
+        clReleaseEvent(event);
+    }
+    if (test_read(run->device, c_buffer, 0, sc.count * sizeof *out, out) != 0)
+        goto done;
+    size_t wrong = 0;
+    for (size_t i = 0; i < sc.count && wrong < 5; ++i) {
+        if (in_matrix(&sc, i))
+            continue;
+        if (memcmp(&out[i], &c[i], sizeof *out) != 0) {
+            ++wrong;
+            CHECK(0, "%s: element %zu outside C changed to %g", text, i, (double)out[i]);
+        }
+    }
+    for (size_t i = 0; i < g->m && wrong < 5; ++i) {
+        for (size_t j = 0; j < g->n && wrong < 5; ++j) {
+            double exact = 0, magnitude = 0;
+            for (size_t p = 0; p < g->k; ++p) {
+                double x = a[g->trans_a ? element_index(&sa, g->layout, p, i) : element_index(&sa, g->layout, i, p)];
+                double y = b[g->trans_b ? element_index(&sb, g->layout, j, p) : element_index(&sb, g->layout, p, j)];
+                exact += x * y;
+                magnitude += fabs(x * y);
+            }
+            size_t at = element_index(&sc, g->layout, i, j);
+            double before = g->beta == 0.0f ? 0.0 : c[at];
+            double expected = (double)g->alpha * (g->alpha == 0.0f ? 0.0 : exact) + (double)g->beta * before;
+            double bound = 2.0 * (double)(g->k + 2) * ldexp(1.0, -24) *
+                           (fabs((double)g->alpha) * magnitude + fabs((double)g->beta * before));
+            ++run->checks;
+            if (!(fabs((double)out[at] - expected) <= bound)) {
+                ++wrong;
+                CHECK(0, "%s: C(%zu,%zu) = %.9g, expected %.9g (error %.3g > bound %.3g)", text, i, j,
+                      (double)out[at], expected, fabs((double)out[at] - expected), bound);
+            }
+        }
+    }
+done:
+    if (a_buffer)
+        clReleaseMemObject(a_buffer);
+    if (b_buffer)
+        clReleaseMemObject(b_buffer);
+    if (c_buffer)
+        clReleaseMemObject(c_buffer);
+    free(a);
+    free(b);
+    free(c);
+    free(out);
+}
+
+struct shape {
+    size_t m, n, k;
+};
+
+// (alpha, beta) pairs: 7 of them against 8 combinations, so each combination
+// meets each pair over the shapes (alpha = 0 with beta 0 or 1, and k = 0, are
+// the quick returns' test).
+static const float pairs[7][2] = {{1.0f, 0.0f}, {-0.75f, 0.5f}, {1.0f, 1.0f}, {-0.75f, 0.0f},
+                                  {1.0f, 0.5f}, {-0.75f, 1.0f}, {0.0f, 0.5f}};
+
+// Every shape in every layout/transpose combination, with aligned storage
+// (vector loads) and misaligned (scalar loads), alpha and beta cycling
+// through their pairs.
+static void check_shapes(struct run *run, const struct shape *shapes, size_t count, unsigned long long *seed)
+{
+    size_t index = 0;
+    for (size_t s = 0; s < count; ++s) {
+        for (int combo = 0; combo < 16; ++combo, ++index) {
+            struct gemm_case g = {
+                .layout = combo & 4 ? TAILOR_COLUMN_MAJOR : TAILOR_ROW_MAJOR,
+                .trans_a = combo & 2 ? TAILOR_TRANS : TAILOR_NO_TRANS,
+                .trans_b = combo & 1 ? TAILOR_TRANS : TAILOR_NO_TRANS,
+                .m = shapes[s].m,
+                .n = shapes[s].n,
+                .k = shapes[s].k,
+                .alpha = pairs[index % 7][0],
+                .beta = pairs[index % 7][1],
+                .aligned = combo & 8,
+                .planted_nans = 1,
+            };
+            check_case(run, &g, seed);
+        }
+    }
+}
+
+// A tuning string that forces one family of kernels, and what must be seen.
+struct config {
+    const char *tuning;
+    const char *expect[6][3];
+};
+
+#define TILED_A                                                                                     \
+    "SGEMM_CPU_KERNEL=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_MID_PERCENT=0,"                   \
+    "SGEMM_BM=16,SGEMM_BN=16,SGEMM_BK=8,SGEMM_TM=4,SGEMM_TN=4,SGEMM_VWM=4,SGEMM_VWN=4"
+// Double buffering, register prefetch, interleaved warp patches,
+// k-side-by-side loads, padding, swizzle and unequal vector widths.
+#define TILED_B                                                                                     \
+    "SGEMM_CPU_KERNEL=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_MID_PERCENT=0,"                   \
+    "SGEMM_BM=32,SGEMM_BN=16,SGEMM_BK=8,SGEMM_TM=4,SGEMM_TN=2,SGEMM_VWM=4,SGEMM_VWN=2,"              \
+    "SGEMM_WARP_TX=4,SGEMM_WARP_TY=2,SGEMM_WARP_INTERLEAVE=1,SGEMM_LOAD_VEC=2,SGEMM_KTHREADS=2,"     \
+    "SGEMM_PAD_A=4,"                                                                                \
+    "SGEMM_PAD_B=2,SGEMM_DOUBLE_BUFFER=1,SGEMM_PREFETCH=1,SGEMM_SWIZZLE=2"
+// The mid tile set, single buffer with register prefetch; idle loaders.
+#define TILED_MID                                                                                   \
+    "SGEMM_CPU_KERNEL=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_MID_PERCENT=100000,"              \
+    "SGEMM_MID_BM=16,SGEMM_MID_BN=32,SGEMM_MID_BK=4,SGEMM_MID_TM=2,SGEMM_MID_TN=4,"                  \
+    "SGEMM_MID_VWM=2,SGEMM_MID_VWN=4,SGEMM_MID_WARP_TX=2,SGEMM_MID_WARP_TY=4,SGEMM_PREFETCH=1,"      \
+    "SGEMM_SWIZZLE=4"
+#define SMALL "SGEMM_CPU_KERNEL=0,SGEMM_SMALL_DIM=1000000,SGEMM_SMALL_RM=3,SGEMM_SMALL_RN=2"
+#define CPU_A "SGEMM_CPU_KERNEL=1,SGEMM_CPU_RM=3,SGEMM_CPU_VN=4,SGEMM_CPU_NV=2,SGEMM_CPU_DOT_RN=3,SGEMM_CPU_WG=2"
+#define CPU_B "SGEMM_CPU_KERNEL=1,SGEMM_CPU_RM=5,SGEMM_CPU_VN=8,SGEMM_CPU_NV=1,SGEMM_CPU_ROWS_FIRST=1"
+
+static const struct config configs[] = {
+    {TILED_A,
+     {{"tiled-16x16x8/vec4/nn", NULL, NULL}, {"tiled-16x16x8/vec4/tt", NULL, NULL},
+      {"tiled-16x16x8/vec4/edge/", "nt", NULL}, {"tiled-16x16x8/scalar/", "tn", NULL},
+      {"/scalar/edge/", NULL, NULL}}},
+    {TILED_B,
+     {{"tiled-32x16x8/vec2/nt", NULL, NULL}, {"tiled-32x16x8/vec2/tn", NULL, NULL},
+      {"tiled-32x16x8/vec2/edge/", "tt", NULL}, {"tiled-32x16x8/scalar/", "nn", NULL}}},
+    {TILED_MID,
+     {{"tiled-16x32x4/vec4/nn", NULL, NULL}, {"tiled-16x32x4/vec4/edge", NULL, NULL},
+      {"tiled-16x32x4/scalar", NULL, NULL}}},
+    {SMALL, {{"small/nn", NULL, NULL}, {"small/tt", NULL, NULL}}},
+    {CPU_A, {{"cpu-blocked-3x8/nn", NULL, NULL}, {"cpu-blocked-3x8/tn", NULL, NULL},
+             {"cpu-blocked-3x8/tt", NULL, NULL}, {"cpu-dot-3x3/nt", NULL, NULL}}},
+    {CPU_B, {{"cpu-blocked-5x8/nn", NULL, NULL}, {"cpu-dot-5x4/nt", NULL, NULL}}},
+};
+
+static const struct shape tiny_shapes[] = {
+    {1, 1, 1}, {2, 3, 5}, {16, 16, 8}, {17, 15, 9}, {32, 64, 16},
+};
+
+static const struct shape shapes[] = {
+    {1, 1, 1},    {1, 5, 3},    {4, 1, 9},    {2, 3, 5},    {7, 13, 11},  {16, 16, 8},
+    {32, 48, 16}, {15, 17, 7},  {17, 15, 9},  {31, 33, 17}, {33, 31, 24}, {37, 41, 43},
+    {64, 64, 64}, {61, 67, 71}, {3, 70, 50},  {70, 2, 50},  {5, 200, 9},  {200, 6, 13},
+    {48, 80, 130}, {100, 100, 1}, {13, 11, 300}, {32, 64, 16},
+};
+
+// Shapes large enough for the detected profile's own tile sizes and thresholds.
+static const struct shape large_shapes[] = {
+    {256, 256, 64}, {257, 255, 33}, {2304, 2304, 48}, {2305, 2303, 50}, {1, 2048, 300}, {2048, 3, 300},
+};
+
+static void open_run(struct run *run, const struct test_device *device, const char *profile, const char *tuning)
+{
+    memset(run, 0, sizeof *run);
+    run->device = device;
+    snprintf(run->label, sizeof run->label, "[%s %s]", profile, tuning ? tuning : "default tuning");
+    run->handle = test_handle(device, profile, tuning);
+}
+
+static void close_run(struct run *run)
+{
+    fprintf(stderr, "  %s: %zu elements checked, variants:", run->label, run->checks);
+    for (size_t i = 0; i < run->seen_count; ++i)
+        fprintf(stderr, " %s", run->seen[i]);
+    fputc('\n', stderr);
+    tailor_context_release(&run->handle);
+}
+
+static void run_config(const struct test_device *device, const char *profile, const struct config *config,
+                       int small, unsigned long long *seed)
+{
+    struct run run;
+    open_run(&run, device, profile, config->tuning);
+    if (!run.handle)
+        return;
+    if (small)
+        check_shapes(&run, tiny_shapes, sizeof tiny_shapes / sizeof tiny_shapes[0], seed);
+    else
+        check_shapes(&run, shapes, sizeof shapes / sizeof shapes[0], seed);
+    for (size_t i = 0; i < 6 && config->expect[i][0]; ++i)
+        require_variant(&run, config->expect[i][0], config->expect[i][1], config->expect[i][2]);
+    close_run(&run);
+}
+
+// More than 65535 groups along launch dimension 1 (NVIDIA's limit, which the
+// host caps and the kernels stride over): 70001 rows in blocks of one row.
+static void check_tall(const struct test_device *device, const char *profile, unsigned long long *seed)
+{
+    static const char *const tunings[] = {
+        "SGEMM_CPU_KERNEL=0,SGEMM_SMALL_DIM=1000000,SGEMM_SMALL_RM=1,SGEMM_SMALL_WG_X=4,SGEMM_SMALL_WG_Y=1",
+        "SGEMM_CPU_KERNEL=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_MID_PERCENT=0,SGEMM_BM=1,SGEMM_TM=1,"
+        "SGEMM_VWM=1,SGEMM_BN=4,SGEMM_TN=1,SGEMM_VWN=1,SGEMM_BK=4,SGEMM_LOAD_VEC=1",
+    };
+    static const struct gemm_case cases[] = {
+        {TAILOR_ROW_MAJOR, TAILOR_NO_TRANS, TAILOR_NO_TRANS, 70001, 5, 6, 1.0f, 0.5f, 0, 1},
+        {TAILOR_ROW_MAJOR, TAILOR_TRANS, TAILOR_NO_TRANS, 70000, 4, 8, -0.75f, 0.0f, 1, 1},
+        {TAILOR_ROW_MAJOR, TAILOR_NO_TRANS, TAILOR_NO_TRANS, 70001, 3, 2, 0.0f, 0.5f, 0, 1},
+    };
+    for (size_t t = 0; t < sizeof tunings / sizeof tunings[0]; ++t) {
+        struct run run;
+        open_run(&run, device, profile, tunings[t]);
+        if (!run.handle)
+            continue;
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
+            check_case(&run, &cases[i], seed);
+        require_variant(&run, t == 0 ? "small/nn" : "tiled-1x4x4/vec1/edge/nn", NULL, NULL);
+        require_variant(&run, t == 0 ? "small/tn" : "tiled-1x4x4/vec1/tn", NULL, NULL);
+        require_variant(&run, "scale", NULL, NULL);
+        close_run(&run);
+    }
+}
+
+// Events and wait lists: gated by a user event, the call must not complete first.
+static void check_wait_list(struct run *run)
+{
+    cl_int error;
+    cl_event gate = clCreateUserEvent(run->device->context, &error);
+    CHECK(error == CL_SUCCESS, "clCreateUserEvent failed");
+    if (error != CL_SUCCESS)
+        return;
+    float a[6] = {1, 2, 3, 4, 5, 6}, b[6] = {1, 0, 0, 1, 1, 1}, c[4] = {0}, got[4];
+    cl_mem ab = test_buffer(run->device, CL_MEM_READ_ONLY, sizeof a, a);
+    cl_mem bb = test_buffer(run->device, CL_MEM_READ_ONLY, sizeof b, b);
+    cl_mem cb = test_buffer(run->device, CL_MEM_READ_WRITE, sizeof c, c);
+    cl_event done = NULL;
+    // Row-major 2x3 times 3x2.
+    CHECK_STATUS(tailor_sgemm(run->handle, run->device->queue, TAILOR_ROW_MAJOR, TAILOR_NO_TRANS,
+                              TAILOR_NO_TRANS, 2, 2, 3, 1.0f, ab, 0, 3, bb, 0, 2, 0.0f, cb, 0, 2, 1, &gate, &done),
+                 TAILOR_SUCCESS);
+    clFlush(run->device->queue);
+    usleep(20000);
+    cl_int state = CL_COMPLETE;
+    if (done)
+        clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state, NULL);
+    CHECK(done && state != CL_COMPLETE, "%s: sgemm completed before its wait list", run->label);
+    clSetUserEventStatus(gate, CL_COMPLETE);
+    if (done) {
+        CHECK(clWaitForEvents(1, &done) == CL_SUCCESS, "waiting failed");
+        clReleaseEvent(done);
+    }
+    test_read(run->device, cb, 0, sizeof got, got);
+    CHECK(got[0] == 4 && got[1] == 5 && got[2] == 10 && got[3] == 11, "%s: after the gate got %g %g %g %g",
+          run->label, (double)got[0], (double)got[1], (double)got[2], (double)got[3]);
+    clReleaseEvent(gate);
+    clReleaseMemObject(ab);
+    clReleaseMemObject(bb);
+    clReleaseMemObject(cb);
+}
+
+// k = 0 and alpha = 0: C = beta * C, A and B never read (NULL or NaN-filled);
+// beta = 1 then changes nothing; m = 0 or n = 0 needs no buffers at all.
+static void check_quick_returns(struct run *run)
+{
+    const struct test_device *d = run->device;
+    cl_command_queue q = d->queue;
+    float c[12], nans[12], got[12];
+    for (int i = 0; i < 12; ++i) {
+        c[i] = (float)i - 3.5f;
+        nans[i] = NAN;
+    }
+    cl_mem nan_buffer = test_buffer(d, CL_MEM_READ_ONLY, sizeof nans, nans);
+    cl_mem cb = test_buffer(d, CL_MEM_READ_WRITE, sizeof c, c);
+    cl_event event = NULL;
+    CHECK_STATUS(tailor_sgemm(run->handle, q, TAILOR_ROW_MAJOR, TAILOR_NO_TRANS, TAILOR_NO_TRANS, 3, 4, 0, 1.0f,
+                              NULL, 0, 1, NULL, 0, 4, 2.0f, cb, 0, 4, 0, NULL, &event),
+                 TAILOR_SUCCESS);
+    CHECK(strcmp(tailor_last_variant(), "scale") == 0, "k = 0 ran '%s'", tailor_last_variant());
+    if (event) {
+        clWaitForEvents(1, &event);
+        clReleaseEvent(event);
+    }
+    test_read(d, cb, 0, sizeof got, got);
+    for (int i = 0; i < 12; ++i)
+        CHECK(got[i] == 2.0f * c[i], "k = 0: C[%d] = %g, expected %g", i, (double)got[i], 2.0 * c[i]);
+    // alpha = 0 with NaN operands, column-major, beta = -1.
+    CHECK_STATUS(tailor_sgemm(run->handle, q, TAILOR_COLUMN_MAJOR, TAILOR_TRANS, TAILOR_NO_TRANS, 4, 3, 2, 0.0f,
+                              nan_buffer, 0, 2, nan_buffer, 0, 2, -1.0f, cb, 0, 4, 0, NULL, NULL),
+                 TAILOR_SUCCESS);
+    test_read(d, cb, 0, sizeof got, got);
+    for (int i = 0; i < 12; ++i)
+        CHECK(got[i] == -2.0f * c[i], "alpha = 0: C[%d] = %g, expected %g", i, (double)got[i], -2.0 * c[i]);
+    // beta = 0 clears NaNs; beta = 1 with k = 0 leaves C alone (an event still comes).
+    clEnqueueWriteBuffer(q, cb, CL_TRUE, 0, sizeof nans, nans, 0, NULL, NULL);
+    CHECK_STATUS(tailor_sgemm(run->handle, q, TAILOR_ROW_MAJOR, TAILOR_NO_TRANS, TAILOR_TRANS, 3, 4, 0, 1.0f,
+                              NULL, 0, 1, NULL, 0, 1, 0.0f, cb, 0, 4, 0, NULL, NULL),
+                 TAILOR_SUCCESS);
+    test_read(d, cb, 0, sizeof got, got);
+    for (int i = 0; i < 12; ++i)
+        CHECK(got[i] == 0.0f, "beta = 0, k = 0: C[%d] = %g", i, (double)got[i]);
+    event = NULL;
+    CHECK_STATUS(tailor_sgemm(run->handle, q, TAILOR_ROW_MAJOR, TAILOR_NO_TRANS, TAILOR_NO_TRANS, 3, 4, 0, 1.0f,
+                              NULL, 0, 1, NULL, 0, 4, 1.0f, cb, 0, 4, 0, NULL, &event),
+                 TAILOR_SUCCESS);
+    CHECK(event && clWaitForEvents(1, &event) == CL_SUCCESS, "k = 0, beta = 1: no usable event");
+    if (event)
+        clReleaseEvent(event);
+    event = NULL;
+    CHECK_STATUS(tailor_sgemm(run->handle, q, TAILOR_ROW_MAJOR, TAILOR_NO_TRANS, TAILOR_NO_TRANS, 0, 4, 5, 1.0f,
+                              NULL, 0, 5, NULL, 0, 4, 1.0f, NULL, 0, 4, 0, NULL, &event),
+                 TAILOR_SUCCESS);
+    CHECK(event && clWaitForEvents(1, &event) == CL_SUCCESS, "m = 0: no usable event");
+    if (event)
+        clReleaseEvent(event);
+    CHECK_STATUS(tailor_sgemm(run->handle, q, TAILOR_COLUMN_MAJOR, TAILOR_NO_TRANS, TAILOR_NO_TRANS, 4, 0, 5, 1.0f,
+                              NULL, 0, 4, NULL, 0, 5, 1.0f, NULL, 0, 4, 0, NULL, NULL),
+                 TAILOR_SUCCESS);
+    // C and A in one buffer without overlap is fine.
+    float shared[12] = {1, 2, 3, 4, 0, 0, 0, 0, 0, 0, 0, 0};
+    cl_mem sb = test_buffer(d, CL_MEM_READ_WRITE, sizeof shared, shared);
+    CHECK_STATUS(tailor_sgemm(run->handle, q, TAILOR_ROW_MAJOR, TAILOR_NO_TRANS, TAILOR_NO_TRANS, 2, 2, 2, 1.0f,
+                              sb, 0, 2, sb, 0, 2, 0.0f, sb, 4, 2, 0, NULL, NULL),
+                 TAILOR_SUCCESS);
+    test_read(d, sb, 0, sizeof got, got);
+    CHECK(got[4] == 7 && got[5] == 10 && got[6] == 15 && got[7] == 22, "shared buffer: %g %g %g %g",
+          (double)got[4], (double)got[5], (double)got[6], (double)got[7]);
+    clReleaseMemObject(sb);
+    clReleaseMemObject(nan_buffer);
+    clReleaseMemObject(cb);
+}
+
+#define EXPECT(call, status)                                                                        \
+    do {                                                                                            \
+        CHECK_STATUS(call, status);                                                                 \
+        CHECK((status) == TAILOR_SUCCESS || *tailor_last_error(), "%s: no message", #call);         \
+    } while (0)
+
+// sgemm with the run's handle and the queue q, alpha = 1.
+#define SGEMM(layout, ta, tb, m, n, k, a, ao, lda, b, bo, ldb, beta, c, co, ldc)                    \
+    tailor_sgemm(run->handle, q, layout, ta, tb, m, n, k, 1.0f, a, ao, lda, b, bo, ldb, beta, c, co, ldc, 0, \
+                 NULL, NULL)
+#define R TAILOR_ROW_MAJOR
+#define C_ TAILOR_COLUMN_MAJOR
+#define N_ TAILOR_NO_TRANS
+#define T_ TAILOR_TRANS
+
+static void check_bad_input(struct run *run)
+{
+    const struct test_device *d = run->device;
+    cl_command_queue q = d->queue;
+    // A 6x5 (30), B 5x4 (20), C 6x4 (24), in buffers of exactly that size.
+    cl_mem a = test_buffer(d, CL_MEM_READ_WRITE, 30 * sizeof(float), NULL);
+    cl_mem b = test_buffer(d, CL_MEM_READ_WRITE, 20 * sizeof(float), NULL);
+    cl_mem c = test_buffer(d, CL_MEM_READ_WRITE, 24 * sizeof(float), NULL);
+    cl_mem read_only = test_buffer(d, CL_MEM_READ_ONLY, 24 * sizeof(float), NULL);
+    cl_mem write_only = test_buffer(d, CL_MEM_WRITE_ONLY, 30 * sizeof(float), NULL);
+    if (!a || !b || !c || !read_only || !write_only)
+        goto done;
+    EXPECT(SGEMM(R, N_, N_, 6, 4, 5, a, 0, 5, b, 0, 4, 0.0f, c, 0, 4), TAILOR_SUCCESS);
+    EXPECT(tailor_sgemm(NULL, q, R, N_, N_, 6, 4, 5, 1.0f, a, 0, 5, b, 0, 4, 0.0f, c, 0, 4, 0, NULL, NULL),
+           TAILOR_ERROR_NULL_HANDLE);
+    EXPECT(tailor_sgemm(run->handle, NULL, R, N_, N_, 6, 4, 5, 1.0f, a, 0, 5, b, 0, 4, 0.0f, c, 0, 4, 0, NULL,
+                        NULL),
+           TAILOR_ERROR_INVALID_QUEUE);
+    EXPECT(SGEMM((tailor_layout)2, N_, N_, 6, 4, 5, a, 0, 5, b, 0, 4, 0.0f, c, 0, 4), TAILOR_ERROR_UNKNOWN_LAYOUT);
+    EXPECT(SGEMM(R, (tailor_trans)2, N_, 6, 4, 5, a, 0, 5, b, 0, 4, 0.0f, c, 0, 4),
+           TAILOR_ERROR_UNKNOWN_TRANSPOSE);
+    EXPECT(SGEMM(R, N_, (tailor_trans)-1, 6, 4, 5, a, 0, 5, b, 0, 4, 0.0f, c, 0, 4),
+           TAILOR_ERROR_UNKNOWN_TRANSPOSE);
+    // Leading dimensions shorter than a stored line, for each layout and transpose.
+    EXPECT(SGEMM(R, N_, N_, 6, 4, 5, a, 0, 4, b, 0, 4, 0.0f, c, 0, 4), TAILOR_ERROR_INVALID_LEADING_DIMENSION);
+    EXPECT(SGEMM(R, T_, N_, 6, 4, 5, a, 0, 5, b, 0, 4, 0.0f, c, 0, 4), TAILOR_ERROR_INVALID_LEADING_DIMENSION);
+    EXPECT(SGEMM(C_, N_, N_, 6, 4, 5, a, 0, 5, b, 0, 5, 0.0f, c, 0, 6), TAILOR_ERROR_INVALID_LEADING_DIMENSION);
+    EXPECT(SGEMM(C_, T_, N_, 6, 4, 5, a, 0, 4, b, 0, 5, 0.0f, c, 0, 6), TAILOR_ERROR_INVALID_LEADING_DIMENSION);
+    EXPECT(SGEMM(R, N_, N_, 6, 4, 5, a, 0, 5, b, 0, 3, 0.0f, c, 0, 4), TAILOR_ERROR_INVALID_LEADING_DIMENSION);
+    EXPECT(SGEMM(R, N_, T_, 6, 4, 5, a, 0, 5, b, 0, 4, 0.0f, c, 0, 4), TAILOR_ERROR_INVALID_LEADING_DIMENSION);
+    EXPECT(SGEMM(C_, N_, T_, 6, 4, 5, a, 0, 6, b, 0, 3, 0.0f, c, 0, 6), TAILOR_ERROR_INVALID_LEADING_DIMENSION);
+    EXPECT(SGEMM(R, N_, N_, 6, 4, 5, a, 0, 5, b, 0, 4, 0.0f, c, 0, 3), TAILOR_ERROR_INVALID_LEADING_DIMENSION);
+    EXPECT(SGEMM(C_, N_, N_, 6, 4, 5, a, 0, 6, b, 0, 5, 0.0f, c, 0, 5), TAILOR_ERROR_INVALID_LEADING_DIMENSION);
+    // ld = 0 is refused even when there is nothing to do.
+    EXPECT(SGEMM(R, N_, N_, 0, 4, 0, a, 0, 0, b, 0, 4, 0.0f, c, 0, 4), TAILOR_ERROR_INVALID_LEADING_DIMENSION);
+    // Buffers too small for their strided extent, and offsets past them.
+    EXPECT(SGEMM(R, N_, N_, 6, 4, 5, a, 0, 6, b, 0, 4, 0.0f, c, 0, 4), TAILOR_ERROR_BUFFER_TOO_SMALL);
+    EXPECT(SGEMM(R, N_, N_, 6, 4, 5, a, 1, 5, b, 0, 4, 0.0f, c, 0, 4), TAILOR_ERROR_BUFFER_TOO_SMALL);
+    EXPECT(SGEMM(R, N_, N_, 6, 4, 5, a, 0, 5, b, 0, 5, 0.0f, c, 0, 4), TAILOR_ERROR_BUFFER_TOO_SMALL);
+    EXPECT(SGEMM(R, N_, N_, 6, 4, 5, a, 0, 5, b, 1, 4, 0.0f, c, 0, 4), TAILOR_ERROR_BUFFER_TOO_SMALL);
+    EXPECT(SGEMM(R, N_, N_, 6, 4, 5, a, 0, 5, b, 0, 4, 0.0f, c, 0, 5), TAILOR_ERROR_BUFFER_TOO_SMALL);
+    EXPECT(SGEMM(C_, N_, N_, 6, 4, 5, a, 0, 6, b, 0, 5, 0.0f, c, 1, 6), TAILOR_ERROR_BUFFER_TOO_SMALL);
+    EXPECT(SGEMM(R, N_, N_, 6, 4, 5, a, SIZE_MAX, 5, b, 0, 4, 0.0f, c, 0, 4), TAILOR_ERROR_SIZE_OVERFLOW);
+    EXPECT(SGEMM(R, N_, N_, 6, 4, 5, a, 0, SIZE_MAX / 2, b, 0, 4, 0.0f, c, 0, 4), TAILOR_ERROR_SIZE_OVERFLOW);
+    EXPECT(SGEMM(R, N_, N_, (size_t)1 << 31, 1, 1, a, 0, 1, b, 0, 1, 0.0f, c, 0, 1), TAILOR_ERROR_UNSUPPORTED);
+    // Missing buffers, wrong access, overlap of C with an input.
+    EXPECT(SGEMM(R, N_, N_, 6, 4, 5, NULL, 0, 5, b, 0, 4, 0.0f, c, 0, 4), TAILOR_ERROR_INVALID_BUFFER);
+    EXPECT(SGEMM(R, N_, N_, 6, 4, 5, a, 0, 5, NULL, 0, 4, 0.0f, c, 0, 4), TAILOR_ERROR_INVALID_BUFFER);
+    EXPECT(SGEMM(R, N_, N_, 6, 4, 5, a, 0, 5, b, 0, 4, 0.0f, NULL, 0, 4), TAILOR_ERROR_INVALID_BUFFER);
+    EXPECT(SGEMM(R, N_, N_, 6, 4, 5, a, 0, 5, b, 0, 4, 0.0f, read_only, 0, 4), TAILOR_ERROR_INVALID_BUFFER);
+    EXPECT(SGEMM(R, N_, N_, 6, 4, 5, write_only, 0, 5, b, 0, 4, 0.0f, c, 0, 4), TAILOR_ERROR_INVALID_BUFFER);
+    EXPECT(SGEMM(R, N_, N_, 5, 4, 5, a, 0, 5, b, 0, 4, 1.0f, write_only, 0, 4), TAILOR_ERROR_INVALID_BUFFER);
+    EXPECT(SGEMM(R, N_, N_, 5, 4, 5, a, 0, 5, b, 0, 4, 0.0f, write_only, 0, 4), TAILOR_SUCCESS);
+    EXPECT(SGEMM(R, N_, N_, 2, 2, 2, a, 0, 2, b, 0, 2, 0.0f, a, 3, 2), TAILOR_ERROR_BUFFERS_OVERLAP);
+    EXPECT(SGEMM(R, N_, N_, 2, 2, 2, a, 0, 2, b, 0, 2, 0.0f, b, 0, 2), TAILOR_ERROR_BUFFERS_OVERLAP);
+    cl_event none = NULL;
+    EXPECT(tailor_sgemm(run->handle, q, R, N_, N_, 6, 4, 5, 1.0f, a, 0, 5, b, 0, 4, 0.0f, c, 0, 4, 1, NULL, NULL),
+           TAILOR_ERROR_INVALID_WAIT_LIST);
+    EXPECT(tailor_sgemm(run->handle, q, R, N_, N_, 6, 4, 5, 1.0f, a, 0, 5, b, 0, 4, 0.0f, c, 0, 4, 0, &none, NULL),
+           TAILOR_ERROR_INVALID_WAIT_LIST);
+    EXPECT(tailor_sgemm(run->handle, q, R, N_, N_, 6, 4, 5, 1.0f, a, 0, 5, b, 0, 4, 0.0f, c, 0, 4, 1, &none, NULL),
+           TAILOR_ERROR_INVALID_WAIT_LIST);
+    EXPECT(SGEMM(R, N_, N_, 6, 4, 5, a, 0, 5, b, 0, 4, 0.0f, c, 0, 4), TAILOR_SUCCESS);
+done:
+    if (a)
+        clReleaseMemObject(a);
+    if (b)
+        clReleaseMemObject(b);
+    if (c)
+        clReleaseMemObject(c);
+    if (read_only)
+        clReleaseMemObject(read_only);
+    if (write_only)
+        clReleaseMemObject(write_only);
+}
+
+// The detected profile, with its own tile sizes and thresholds.
+static void run_detected(const struct test_device *device, int small, unsigned long long *seed)
+{
+    struct run run;
+    open_run(&run, device, device->info.profile_name, NULL);
+    if (!run.handle)
+        return;
+    check_bad_input(&run);
+    check_quick_returns(&run);
+    check_wait_list(&run);
+    if (!small) {
+        check_shapes(&run, shapes, sizeof shapes / sizeof shapes[0], seed);
+        // The large shapes in two combinations each: row-major nn and column-major tt.
+        for (size_t s = 0; s < sizeof large_shapes / sizeof large_shapes[0]; ++s) {
+            for (int combo = 0; combo < 2; ++combo) {
+                struct gemm_case g = {
+                    .layout = combo ? TAILOR_COLUMN_MAJOR : TAILOR_ROW_MAJOR,
+                    .trans_a = combo ? TAILOR_TRANS : TAILOR_NO_TRANS,
+                    .trans_b = combo ? TAILOR_TRANS : TAILOR_NO_TRANS,
+                    .m = large_shapes[s].m,
+                    .n = large_shapes[s].n,
+                    .k = large_shapes[s].k,
+                    .alpha = combo ? 1.5f : 1.0f,
+                    .beta = combo ? 0.25f : 0.0f,
+                    .aligned = !combo,
+                    .planted_nans = 1,
+                };
+                check_case(&run, &g, seed);
+            }
+        }
+    }
+    close_run(&run);
+}
+
+int main(int argc, char **argv)
+{
+    int small = 0;
+    const char *only_profile = NULL;
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--small") == 0)
+            small = 1;
+        else if (i + 1 < argc && strcmp(argv[i], "--profile") == 0)
+            only_profile = argv[++i];
+    }
+    struct test_device devices[16];
+    size_t count = test_open_devices(devices, 16);
+    unsigned long long seed = 0x2545f4914f6cdd1dull;
+    for (size_t d = 0; d < count; ++d) {
+        const char *profiles[4];
+        size_t profile_count = test_profiles(&devices[d], profiles, 4);
+        if (only_profile) {
+            profiles[0] = only_profile;
+            profile_count = 1;
+        }
+        if (!only_profile)
+            run_detected(&devices[d], small, &seed);
+        for (size_t p = 0; p < profile_count; ++p) {
+            for (size_t i = 0; i < sizeof configs / sizeof configs[0]; ++i)
+                run_config(&devices[d], profiles[p], &configs[i], small, &seed);
+            if (!small)
+                check_tall(&devices[d], profiles[p], &seed);
+        }
+    }
+    test_close_devices(devices, count);
+    return test_exit_status("test_sgemm");
+}

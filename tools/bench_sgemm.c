@@ -1,0 +1,165 @@
+// Rows of SGEMM: row-major products with CLBlast's sgemm on the same buffers
+// in the same run, one transposed A and one transposed B so the transposing
+// loads show, each result checked on sampled elements against a double
+// reference on the host.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+#ifdef TAILOR_HAVE_CLBLAST
+#include <clblast_c.h>
+#endif
+
+#define SAMPLES 64
+
+struct sgemm_state {
+    tailor_trans trans_a, trans_b;
+    size_t m, n, k, lda, ldb, ldc;
+    cl_mem a, b, c;
+};
+
+static int call_tailor(struct bench *b, void *state)
+{
+    struct sgemm_state *s = state;
+    return tailor_sgemm(b->tailor, b->queue, TAILOR_ROW_MAJOR, s->trans_a, s->trans_b, s->m, s->n, s->k,
+                        1.0f, s->a, 0, s->lda, s->b, 0, s->ldb, 0.0f, s->c, 0, s->ldc, 0, NULL,
+                        NULL) == TAILOR_SUCCESS
+               ? 0
+               : -1;
+}
+
+#ifdef TAILOR_HAVE_CLBLAST
+static int call_clblast(struct bench *b, void *state)
+{
+    struct sgemm_state *s = state;
+    CLBlastTranspose ta = s->trans_a == TAILOR_TRANS ? CLBlastTransposeYes : CLBlastTransposeNo;
+    CLBlastTranspose tb = s->trans_b == TAILOR_TRANS ? CLBlastTransposeYes : CLBlastTransposeNo;
+    CLBlastStatusCode code = CLBlastSgemm(CLBlastLayoutRowMajor, ta, tb, s->m, s->n, s->k, 1.0f, s->a, 0,
+                                          s->lda, s->b, 0, s->ldb, 0.0f, s->c, 0, s->ldc, &b->queue, NULL);
+    return code == CLBlastSuccess ? 0 : -1;
+}
+#endif
+
+// Uniform in [-1, 1) from a xorshift state: deterministic across runs.
+static float next_value(unsigned long long *state)
+{
+    unsigned long long x = *state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    *state = x;
+    return (float)((double)(x >> 40) / (double)(1ull << 23) - 1.0);
+}
+
+static cl_mem upload(struct bench *b, const float *host, size_t count)
+{
+    cl_int error;
+    cl_mem buffer = clCreateBuffer(b->context, CL_MEM_READ_WRITE, count * sizeof *host, NULL, &error);
+    if (error == CL_SUCCESS)
+        error = clEnqueueWriteBuffer(b->queue, buffer, CL_TRUE, 0, count * sizeof *host, host, 0, NULL, NULL);
+    if (error != CL_SUCCESS) {
+        fprintf(stderr, "bench: sgemm: a buffer of %zu floats failed (%d)\n", count, (int)error);
+        if (buffer)
+            clReleaseMemObject(buffer);
+        return NULL;
+    }
+    return buffer;
+}
+
+// Sampled elements of C against a double-precision product of the host
+// copies, within 2 (k + 2) 2^-24 sum |a b| (the bound tailor.h states).
+static int check_result(struct bench *b, const struct sgemm_state *s, const float *a, const float *bm)
+{
+    int wrong = 0;
+    for (int i = 0; i < SAMPLES && !wrong; ++i) {
+        size_t row = (size_t)i * 7919 % s->m, col = (size_t)i * 104729 % s->n;
+        double exact = 0, magnitude = 0;
+        for (size_t p = 0; p < s->k; ++p) {
+            double x = s->trans_a == TAILOR_TRANS ? a[p * s->lda + row] : a[row * s->lda + p];
+            double y = s->trans_b == TAILOR_TRANS ? bm[col * s->ldb + p] : bm[p * s->ldb + col];
+            exact += x * y;
+            magnitude += fabs(x * y);
+        }
+        float got = NAN;
+        if (clEnqueueReadBuffer(b->queue, s->c, CL_TRUE, (row * s->ldc + col) * sizeof got, sizeof got, &got, 0,
+                                NULL, NULL) != CL_SUCCESS)
+            return -1;
+        wrong = !(fabs((double)got - exact) <= 2.0 * (double)(s->k + 2) * ldexp(1.0, -24) * magnitude);
+    }
+    return wrong ? -1 : 0;
+}
+
+static void sgemm_row(struct bench *b, size_t m, size_t n, size_t k, tailor_trans trans_a,
+                      tailor_trans trans_b)
+{
+    struct sgemm_state s = {trans_a, trans_b, m, n, k, trans_a == TAILOR_TRANS ? m : k,
+                            trans_b == TAILOR_TRANS ? k : n, n, NULL, NULL, NULL};
+    struct bench_row row = bench_row_init("sgemm", "f32");
+    row.m = (long long)m;
+    row.n = (long long)n;
+    row.k = (long long)k;
+    float *a = malloc(m * k * sizeof *a), *bm = malloc(k * n * sizeof *bm);
+    if (!a || !bm) {
+        bench_fail(b, "sgemm: host memory");
+        goto done;
+    }
+    unsigned long long seed = 0x9e3779b97f4a7c15ull ^ (m * 31 + n * 17 + k);
+    for (size_t i = 0; i < m * k; ++i)
+        a[i] = next_value(&seed);
+    for (size_t i = 0; i < k * n; ++i)
+        bm[i] = next_value(&seed);
+    float zero = 0;
+    s.a = upload(b, a, m * k);
+    s.b = upload(b, bm, k * n);
+    s.c = bench_buffer(b, m * n * sizeof zero, &zero, sizeof zero);
+    if (!s.a || !s.b || !s.c) {
+        bench_fail(b, "sgemm: buffers");
+        goto done;
+    }
+    row.flops = 2.0 * (double)m * (double)n * (double)k;
+    row.bytes = 4.0 * ((double)m * (double)k + (double)k * (double)n + 2.0 * (double)m * (double)n);
+    row.seconds = bench_time(b, call_tailor, &s);
+    if (row.seconds < 0) {
+        fprintf(stderr, "bench: sgemm %zux%zux%zu: %s\n", m, n, k, tailor_last_error());
+        bench_fail(b, "sgemm: tailor_sgemm failed");
+        goto done;
+    }
+    snprintf(row.variant, sizeof row.variant, "%s", tailor_last_variant());
+    if (check_result(b, &s, a, bm) != 0) {
+        row.note = "WRONG RESULT";
+        bench_fail(b, "sgemm: wrong result");
+    }
+#ifdef TAILOR_HAVE_CLBLAST
+    row.clblast_seconds = bench_time(b, call_clblast, &s);
+#endif
+    bench_add_row(b, &row);
+done:
+    free(a);
+    free(bm);
+    if (s.a)
+        clReleaseMemObject(s.a);
+    if (s.b)
+        clReleaseMemObject(s.b);
+    if (s.c)
+        clReleaseMemObject(s.c);
+}
+
+void bench_sgemm(struct bench *b)
+{
+    const tailor_trans N = TAILOR_NO_TRANS, T = TAILOR_TRANS;
+    if (b->small_shapes) {
+        // POCL: the criterion shape, a cube, and the dot-product form.
+        sgemm_row(b, 1024, 1024, 2048, N, N);
+        sgemm_row(b, 512, 512, 512, N, N);
+        sgemm_row(b, 512, 512, 512, N, T);
+        return;
+    }
+    sgemm_row(b, 1024, 1024, 2048, N, N);
+    sgemm_row(b, 4096, 4096, 4096, N, N);
+    sgemm_row(b, 8192, 8192, 8192, N, N);
+    sgemm_row(b, 4096, 4096, 4096, T, N);
+    sgemm_row(b, 4096, 4096, 4096, N, T);
+}
