@@ -225,9 +225,45 @@ static tailor_status sgemm_tiled(const struct sgemm_call *c)
     return finish(c, &kernel, status, &g, variant);
 }
 
+// A product with one row or one column of C is a matrix-vector product: the
+// GEMV kernels stream the matrix once at full bandwidth, where GEMM tiles
+// would leave the device idle. In row-major terms (after the layout swap):
+// m = 1 takes y = B^T a over B's storage, n = 1 takes y = A b over A's.
+static tailor_status sgemm_as_gemv(const struct sgemm_call *c)
+{
+    tailor_status status;
+    if (c->m == 1) {
+        long long incx = c->a_mn_contig ? (long long)c->lda : 1;
+        status = c->b_k_contig
+                     ? tailor_sgemv(c->ctx, c->queue, TAILOR_ROW_MAJOR, TAILOR_NO_TRANS, c->n, c->k, c->alpha,
+                                    c->b, c->b_offset, c->ldb, c->a, c->a_offset, incx, c->beta, c->c,
+                                    c->c_offset, 1, c->wait_count, c->wait_list, c->event)
+                     : tailor_sgemv(c->ctx, c->queue, TAILOR_ROW_MAJOR, TAILOR_TRANS, c->k, c->n, c->alpha,
+                                    c->b, c->b_offset, c->ldb, c->a, c->a_offset, incx, c->beta, c->c,
+                                    c->c_offset, 1, c->wait_count, c->wait_list, c->event);
+    } else {
+        long long incx = c->b_k_contig ? 1 : (long long)c->ldb;
+        status = c->a_mn_contig
+                     ? tailor_sgemv(c->ctx, c->queue, TAILOR_ROW_MAJOR, TAILOR_TRANS, c->k, c->m, c->alpha,
+                                    c->a, c->a_offset, c->lda, c->b, c->b_offset, incx, c->beta, c->c,
+                                    c->c_offset, (long long)c->ldc, c->wait_count, c->wait_list, c->event)
+                     : tailor_sgemv(c->ctx, c->queue, TAILOR_ROW_MAJOR, TAILOR_NO_TRANS, c->m, c->k, c->alpha,
+                                    c->a, c->a_offset, c->lda, c->b, c->b_offset, incx, c->beta, c->c,
+                                    c->c_offset, (long long)c->ldc, c->wait_count, c->wait_list, c->event);
+    }
+    if (status == TAILOR_SUCCESS) {
+        char name[128];
+        snprintf(name, sizeof name, "gemv:%s", tailor_last_variant());
+        variant_set(name);
+    }
+    return status;
+}
+
 static tailor_status sgemm_dispatch(const struct sgemm_call *c)
 {
     const int *t = c->ctx->profile.tune;
+    if (c->m == 1 || c->n == 1)
+        return sgemm_as_gemv(c);
     if (t[TUNE_SGEMM_CPU_KERNEL])
         return sgemm_cpu(c);
     double cube = (double)t[TUNE_SGEMM_SMALL_CUBE];
