@@ -156,11 +156,21 @@ tailor_status tailor_context_create(cl_context context, cl_device_id device,
         status = error_set(TAILOR_ERROR_OUT_OF_HOST_MEMORY, "no memory for the scratch table");
         goto error;
     }
-    clRetainContext(context);
-    clRetainDevice(device);
+    cl_int error = clRetainContext(context);
+    if (error != CL_SUCCESS) {
+        status = error_from_cl(error, "clRetainContext");
+        goto error;
+    }
+    error = clRetainDevice(device);
+    if (error != CL_SUCCESS) {
+        clReleaseContext(context);
+        status = error_from_cl(error, "clRetainDevice");
+        goto error;
+    }
     *out = ctx;
     return TAILOR_SUCCESS;
 error:
+    scratch_table_release(ctx->scratch);
     if (have_lock)
         pthread_mutex_destroy(&ctx->build_lock);
     free(ctx);

@@ -226,50 +226,42 @@ static void free_built_program(struct built_program *built)
     free(built);
 }
 
-// One pool per kernel of the program, its first slot filled.
+// One pool per kernel of the program (CL_PROGRAM_KERNEL_NAMES); kernel
+// objects are made on first use.
 static tailor_status make_pools(cl_program program, struct built_program **out)
 {
-    cl_uint count = 0;
-    cl_int error = clCreateKernelsInProgram(program, 0, NULL, &count);
-    if (error != CL_SUCCESS)
-        return error_from_cl(error, "clCreateKernelsInProgram");
+    size_t size = 0;
+    cl_int error = clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, 0, NULL, &size);
+    char *names = error == CL_SUCCESS ? calloc(size + 1, 1) : NULL;
+    if (error == CL_SUCCESS && !names)
+        return error_set(TAILOR_ERROR_OUT_OF_HOST_MEMORY, "no memory for the kernel names");
+    if (error == CL_SUCCESS)
+        error = clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, size, names, NULL);
+    if (error != CL_SUCCESS) {
+        free(names);
+        return error_from_cl(error, "clGetProgramInfo(CL_PROGRAM_KERNEL_NAMES)");
+    }
+    size_t count = 0;
+    for (const char *name = names; *name; name += strcspn(name, ";"), name += *name == ';')
+        count += strcspn(name, ";") > 0;
     struct built_program *built = calloc(1, sizeof *built + count * sizeof built->pools[0]);
-    cl_kernel *kernels = calloc(count ? count : 1, sizeof *kernels);
-    tailor_status status = TAILOR_SUCCESS;
-    if (!built || !kernels) {
-        status = error_set(TAILOR_ERROR_OUT_OF_HOST_MEMORY, "no memory for the kernel pools");
-        goto done;
+    if (!built) {
+        free(names);
+        return error_set(TAILOR_ERROR_OUT_OF_HOST_MEMORY, "no memory for the kernel pools");
     }
     built->program = program;
-    error = clCreateKernelsInProgram(program, count, kernels, NULL);
-    if (error != CL_SUCCESS) {
-        status = error_from_cl(error, "clCreateKernelsInProgram");
-        goto done;
+    for (const char *name = names; *name; name += strcspn(name, ";"), name += *name == ';') {
+        size_t length = strcspn(name, ";");
+        if (length == 0)
+            continue;
+        struct kernel_pool *pool = &built->pools[built->kernel_count++];
+        snprintf(pool->name, sizeof pool->name, "%.*s", (int)length, name);
+        for (int slot = 0; slot < KERNEL_SLOTS; ++slot)
+            atomic_flag_clear(&pool->slots[slot].busy);
     }
-    for (cl_uint k = 0; k < count; ++k) {
-        struct kernel_pool *pool = &built->pools[k];
-        for (int s = 0; s < KERNEL_SLOTS; ++s)
-            atomic_flag_clear(&pool->slots[s].busy);
-        pool->slots[0].kernel = kernels[k];
-        built->kernel_count = k + 1;
-        error = clGetKernelInfo(kernels[k], CL_KERNEL_FUNCTION_NAME, sizeof pool->name, pool->name,
-                                NULL);
-        if (error != CL_SUCCESS) {
-            status = error_from_cl(error, "clGetKernelInfo(CL_KERNEL_FUNCTION_NAME)");
-            for (cl_uint rest = k + 1; rest < count; ++rest)
-                clReleaseKernel(kernels[rest]);
-            goto done;
-        }
-    }
-done:
-    free(kernels);
-    if (status == TAILOR_SUCCESS) {
-        *out = built;
-    } else if (built) {
-        built->program = NULL; // the caller still owns it
-        free_built_program(built);
-    }
-    return status;
+    free(names);
+    *out = built;
+    return TAILOR_SUCCESS;
 }
 
 static tailor_status program_get(tailor_context *ctx, enum program_id id,

@@ -96,11 +96,15 @@ static int queue_buffer(struct scratch_table *table, cl_command_queue queue, cl_
         if (!atomic_compare_exchange_strong(&e->state, &expected, ENTRY_CLAIMED))
             continue;
         *status = zeroed_buffer(table->context, table->bytes, &e->buffer);
+        cl_int error = *status == TAILOR_SUCCESS ? clRetainCommandQueue(queue) : CL_SUCCESS;
+        if (error != CL_SUCCESS) {
+            clReleaseMemObject(e->buffer);
+            *status = error_from_cl(error, "clRetainCommandQueue");
+        }
         if (*status != TAILOR_SUCCESS) {
             atomic_store(&e->state, ENTRY_FREE);
             return 1;
         }
-        clRetainCommandQueue(queue);
         e->queue = queue;
         atomic_store_explicit(&e->state, ENTRY_READY, memory_order_release);
         *buffer = e->buffer;

@@ -293,6 +293,34 @@ def scenario_concurrent_start(root):
     expect(run(env), 'after the concurrent start', disk_hits=1, source_builds=0)
 
 
+def scenario_concurrent_eviction(root):
+    # Eight processes share a directory that holds about one entry, so each
+    # store evicts what the others just wrote or are about to read.
+    directory = os.path.join(root, 'evicting')
+    size = os.path.getsize(populated(directory)[0])
+    env = base_env(directory)
+    env['TAILOR_CACHE_MAX_BYTES'] = str(size + size // 2)
+    processes = [subprocess.Popen([CLIENT, 'sum', 'min', 'max'], env=env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True) for _ in range(8)]
+    evictions = 0
+    for i, process in enumerate(processes):
+        out, err = process.communicate(timeout=600)
+        lines = [line for line in out.splitlines() if line.startswith('{')]
+        stats = json.loads(lines[-1]) if lines else {}
+        evictions += stats.get('evictions', 0)
+        check(process.returncode == 0 and stats.get('ok') is True,
+              'evicting process %d failed (exit %d): %s' % (i, process.returncode, err[-2000:]))
+    check(evictions > 0, 'no process evicted anything')
+    check(len(entries(directory)) <= 2, 'the cap was not kept: %s' % entries(directory))
+    check(glob.glob(os.path.join(directory, '.tmp-*')) == [], 'temporary files left behind')
+    for entry in entries(directory):
+        with open(entry, 'rb') as f:
+            data = f.read()
+        key_length, payload = struct.unpack_from('<IQ', data, 12)
+        check(len(data) == 56 + key_length + payload and
+              hashlib.sha256(data[56:]).digest() == data[24:56], 'a torn entry after eviction: %s' % entry)
+
+
 def main():
     root = tempfile.mkdtemp(prefix='tailor-cache-test-')
     os.chmod(root, 0o755)
@@ -317,6 +345,7 @@ def main():
         scenario_size_cap(root)
         scenario_stale_temporaries(root)
         scenario_concurrent_start(root)
+        scenario_concurrent_eviction(root)
     finally:
         subprocess.run(['chmod', '-R', 'u+rwx', root])
         shutil.rmtree(root, ignore_errors=True)
