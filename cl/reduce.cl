@@ -27,11 +27,11 @@
 // among numbers are ignored.
 #define COMBINE(a, b) fmin(a, b)
 #define IDENTITY ((REAL)NAN)
-#define SUBGROUP_REDUCE sub_group_reduce_min
+#define SUBGROUP_REDUCE subgroup_fmin
 #elif REDUCE_OP == REDUCE_MAX
 #define COMBINE(a, b) fmax(a, b)
 #define IDENTITY ((REAL)NAN)
-#define SUBGROUP_REDUCE sub_group_reduce_max
+#define SUBGROUP_REDUCE subgroup_fmax
 #else
 #error "unknown REDUCE_OP"
 #endif
@@ -52,6 +52,23 @@
 #else
 #define ACCUMULATE(total, compensation, block) ((total) = COMBINE(total, block))
 #define FINISH(total, compensation) (total)
+#endif
+
+#if USE_SUBGROUPS && REDUCE_OP != REDUCE_SUM
+// sub_group_reduce_min/max need not ignore NaN as fmin/fmax do (POCL's
+// double version does not): NaNs become the opposite infinity for the
+// built-in, and the result is NaN only where every lane was NaN.
+inline REAL subgroup_fmin(REAL v)
+{
+    REAL r = sub_group_reduce_min(isnan(v) ? (REAL)INFINITY : v);
+    return sub_group_any(!isnan(v)) ? r : (REAL)NAN;
+}
+
+inline REAL subgroup_fmax(REAL v)
+{
+    REAL r = sub_group_reduce_max(isnan(v) ? (REAL)-INFINITY : v);
+    return sub_group_any(!isnan(v)) ? r : (REAL)NAN;
+}
 #endif
 
 DEFINE_GROUP_REDUCE(group_reduce, REAL, COMBINE, IDENTITY, SUBGROUP_REDUCE, REDUCE_WG_SIZE)
