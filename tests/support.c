@@ -70,7 +70,8 @@ tailor_context *test_handle(const struct test_device *device, const char *profil
     return handle;
 }
 
-size_t test_profiles(const struct test_device *device, const char **profiles, size_t capacity)
+size_t test_profiles(const struct test_device *device, const char **profiles, size_t capacity,
+                     int uses_subgroups)
 {
     size_t count = 0;
     if (count < capacity)
@@ -78,7 +79,8 @@ size_t test_profiles(const struct test_device *device, const char **profiles, si
     if (count < capacity && strcmp(device->info.profile_name, "generic") != 0)
         profiles[count++] = "generic";
     // The sub-group variants run wherever the device has sub-groups, a CPU's too.
-    if (count < capacity && device->info.has_subgroups && strcmp(device->info.profile_name, "intel-gpu") != 0)
+    if (uses_subgroups && count < capacity && device->info.has_subgroups &&
+        strcmp(device->info.profile_name, "intel-gpu") != 0)
         profiles[count++] = "intel-gpu";
     return count;
 }

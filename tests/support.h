@@ -26,9 +26,11 @@ void test_close_devices(struct test_device *devices, size_t count);
 // Returns NULL (and records a failure) if creation fails.
 tailor_context *test_handle(const struct test_device *device, const char *profile, const char *tuning);
 
-// The profiles a device can run: its detected one, "generic", and
-// "intel-gpu" (sub-groups) where the device has sub-groups. Returns how many.
-size_t test_profiles(const struct test_device *device, const char **profiles, size_t capacity);
+// The profiles a device can run: its detected one, "generic", and, for
+// kernels with sub-group variants, "intel-gpu" where the device has
+// sub-groups. Returns how many.
+size_t test_profiles(const struct test_device *device, const char **profiles, size_t capacity,
+                     int uses_subgroups);
 
 cl_mem test_buffer(const struct test_device *device, cl_mem_flags flags, size_t bytes, const void *data);
 int test_read(const struct test_device *device, cl_mem buffer, size_t offset, size_t bytes, void *data);

@@ -353,7 +353,7 @@ int main(int argc, char **argv)
     unsigned long long seed = 0x9e3779b97f4a7c15ull;
     for (size_t d = 0; d < count; ++d) {
         const char *profiles[4];
-        size_t profile_count = test_profiles(&devices[d], profiles, 4);
+        size_t profile_count = test_profiles(&devices[d], profiles, 4, 1);
         if (only_profile) {
             profiles[0] = only_profile;
             profile_count = 1;

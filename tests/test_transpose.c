@@ -689,7 +689,7 @@ int main(int argc, char **argv)
         if (bad_input_only)
             continue;
         const char *profiles[4];
-        size_t profile_count = test_profiles(&devices[d], profiles, 4);
+        size_t profile_count = test_profiles(&devices[d], profiles, 4, 0);
         if (only_profile) {
             profiles[0] = only_profile;
             profile_count = 1;
