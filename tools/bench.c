@@ -136,13 +136,14 @@ void bench_add_row(struct bench *b, const struct bench_row *row)
 }
 
 static const char bench_usage[] =
-    "usage: tailor bench [--device SELECTOR] [--op NAME] [--json FILE]\n"
+    "usage: tailor bench [--device SELECTOR] [--op NAME] [--json FILE] [--no-clblast]\n"
     "\n"
     "  --device SELECTOR  gpu, cpu, P:D (indices from tailor info) or part of a\n"
     "                     platform, device or vendor name; default: the first GPU,\n"
     "                     else the first device\n"
     "  --op NAME          one operation (reduce, gemv, transpose, sgemm); default: all\n"
     "  --json FILE        also write the rows as JSON\n"
+    "  --no-clblast       skip the CLBlast comparison (faster sweeps)\n"
     "\n"
     "Each time is the median over 7 batches of back-to-back calls on one in-order\n"
     "queue, a batch timed by the wall clock from its first enqueue to clFinish\n"
@@ -194,6 +195,7 @@ static void close_device(struct bench *b)
 int command_bench(int argc, char **argv)
 {
     const char *selector = getenv("TAILOR_BENCH_DEVICE"), *op = NULL, *json_path = NULL;
+    int without_clblast = 0;
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(bench_usage, stdout);
@@ -205,6 +207,8 @@ int command_bench(int argc, char **argv)
             op = argv[++i];
         else if (i + 1 < argc && strcmp(argv[i], "--json") == 0)
             json_path = argv[++i];
+        else if (strcmp(argv[i], "--no-clblast") == 0)
+            without_clblast = 1;
         else {
             fputs(bench_usage, stderr);
             return 2;
@@ -223,6 +227,8 @@ int command_bench(int argc, char **argv)
     int status = 1;
     if (open_device(&b, selector) != 0 || bench_measure_limits(&b) != 0)
         goto done;
+    if (without_clblast)
+        b.have_clblast = 0;
     bench_print_header(&b);
     for (size_t i = 0; i < op_count; ++i)
         if (!op || strcmp(bench_ops[i].name, op) == 0)

@@ -135,7 +135,8 @@ static void gemv_row(struct bench *b, size_t m, size_t n, tailor_trans trans)
         bench_fail(b, "gemv: wrong result");
     }
 #ifdef TAILOR_HAVE_CLBLAST
-    row.clblast_seconds = bench_time(b, call_clblast, &s);
+    if (b->have_clblast)
+        row.clblast_seconds = bench_time(b, call_clblast, &s);
 #endif
     bench_add_row(b, &row);
 done:

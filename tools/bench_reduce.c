@@ -96,7 +96,7 @@ static void reduce_row(struct bench *b, tailor_reduce_op op, tailor_dtype dtype,
         bench_fail(b, "reduce: wrong result");
     }
 #ifdef TAILOR_HAVE_CLBLAST
-    if (op == TAILOR_REDUCE_SUM)
+    if (b->have_clblast && op == TAILOR_REDUCE_SUM)
         row.clblast_seconds = bench_time(b, call_clblast, &s);
 #endif
     bench_add_row(b, &row);

@@ -133,7 +133,8 @@ static void sgemm_row(struct bench *b, size_t m, size_t n, size_t k, tailor_tran
         bench_fail(b, "sgemm: wrong result");
     }
 #ifdef TAILOR_HAVE_CLBLAST
-    row.clblast_seconds = bench_time(b, call_clblast, &s);
+    if (b->have_clblast)
+        row.clblast_seconds = bench_time(b, call_clblast, &s);
 #endif
     bench_add_row(b, &row);
 done:

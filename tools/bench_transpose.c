@@ -119,7 +119,7 @@ static void transpose_row(struct bench *b, size_t element_bytes, size_t rows, si
         bench_fail(b, "transpose: wrong result");
     }
 #ifdef TAILOR_HAVE_CLBLAST
-    if (element_bytes == 4 || (element_bytes == 8 && b->info.has_fp64))
+    if (b->have_clblast && (element_bytes == 4 || (element_bytes == 8 && b->info.has_fp64)))
         row.clblast_seconds = bench_time(b, call_clblast, &s);
 #endif
     bench_add_row(b, &row);
