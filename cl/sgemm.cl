@@ -102,6 +102,8 @@ INLINE uint group_row(void)
 #define VWN SGEMM_MID_VWN
 #define WARP_TX SGEMM_MID_WARP_TX
 #define WARP_TY SGEMM_MID_WARP_TY
+#define DOUBLE_BUFFER SGEMM_MID_DOUBLE_BUFFER
+#define PREFETCH SGEMM_MID_PREFETCH
 #else
 #define BM SGEMM_BM
 #define BN SGEMM_BN
@@ -112,6 +114,8 @@ INLINE uint group_row(void)
 #define VWN SGEMM_VWN
 #define WARP_TX SGEMM_WARP_TX
 #define WARP_TY SGEMM_WARP_TY
+#define DOUBLE_BUFFER SGEMM_DOUBLE_BUFFER
+#define PREFETCH SGEMM_PREFETCH
 #endif
 
 #define TX (BN / TN) // work-items along N
@@ -125,7 +129,7 @@ INLINE uint group_row(void)
 #define KT SGEMM_KTHREADS
 #define LDAS (BM + SGEMM_PAD_A) // pitch of the local A tile, stored k-major
 #define LDBS (BN + SGEMM_PAD_B)
-#define NBUF (1 + SGEMM_DOUBLE_BUFFER)
+#define NBUF (1 + DOUBLE_BUFFER)
 // Global-load vectors of an operand tile of extent X (BM or BN) x BK, and
 // rounds of them per work-item (the last round may leave work-items idle).
 // Loops over them run to the larger count (a constant, so they unroll before
@@ -344,11 +348,11 @@ INLINE void tiled_gemm(uint M, uint N, uint K, float alpha, float beta, const __
     barrier(CLK_LOCAL_MEM_FENCE);
 
     for (uint step = 0; step < steps; ++step) {
-        uint buffer = SGEMM_DOUBLE_BUFFER ? step % 2 : 0;
+        uint buffer = DOUBLE_BUFFER ? step % 2 : 0;
         uint next_k = (step + 1) * BK;
         int more = step + 1 < steps;
         guarded = edge && (!interior || next_k + BK > K);
-        if (SGEMM_PREFETCH && more) {
+        if (PREFETCH && more) {
             // Register prefetch: the next tile's loads fly during the FMAs.
             tile_load(a_regs, a_corner + (step + 1) * a_step, a_offsets, lid, BM, a_mn_contig,
                       guarded, m_left, K - next_k);
@@ -358,7 +362,7 @@ INLINE void tiled_gemm(uint M, uint N, uint K, float alpha, float beta, const __
         tile_multiply(acc, as + buffer * BK * LDAS, bs + buffer * BK * LDBS, tx, ty);
         if (!more)
             break;
-        if (!SGEMM_PREFETCH) {
+        if (!PREFETCH) {
             tile_load(a_regs, a_corner + (step + 1) * a_step, a_offsets, lid, BM, a_mn_contig,
                       guarded, m_left, K - next_k);
             tile_load(b_regs, b_corner + (step + 1) * b_step, b_offsets, lid, BN, b_mn_contig,
@@ -366,9 +370,9 @@ INLINE void tiled_gemm(uint M, uint N, uint K, float alpha, float beta, const __
         }
         // One buffer: everyone must be done reading it before it is refilled.
         // Two: the other buffer was last read before the previous barrier.
-        if (!SGEMM_DOUBLE_BUFFER)
+        if (!DOUBLE_BUFFER)
             barrier(CLK_LOCAL_MEM_FENCE);
-        uint next = SGEMM_DOUBLE_BUFFER ? (step + 1) % 2 : 0;
+        uint next = DOUBLE_BUFFER ? (step + 1) % 2 : 0;
         tile_store(as + next * BK * LDAS, LDAS, a_regs, lid, BM, a_mn_contig);
         tile_store(bs + next * BK * LDBS, LDBS, b_regs, lid, BN, b_mn_contig);
         barrier(CLK_LOCAL_MEM_FENCE);

@@ -70,7 +70,8 @@ static const struct tuning_value nvidia_tuning[] = {
     {TUNE_SGEMM_MID_VWN, 4},     {TUNE_SGEMM_MID_WARP_TX, 8},    {TUNE_SGEMM_MID_WARP_TY, 4},
     {TUNE_SGEMM_WARP_INTERLEAVE, 1},
     {TUNE_SGEMM_LOAD_VEC, 4},    {TUNE_SGEMM_KTHREADS, 2},       {TUNE_SGEMM_PAD_A, 4},
-    {TUNE_SGEMM_PAD_B, 4},       {TUNE_SGEMM_DOUBLE_BUFFER, 1},  {TUNE_SGEMM_PREFETCH, 1},
+    {TUNE_SGEMM_PAD_B, 4},       {TUNE_SGEMM_DOUBLE_BUFFER, 1},  {TUNE_SGEMM_PREFETCH, 0},
+    {TUNE_SGEMM_MID_DOUBLE_BUFFER, 1}, {TUNE_SGEMM_MID_PREFETCH, 1},
     {TUNE_SGEMM_SWIZZLE, 8},     {TUNE_SGEMM_MID_PERCENT, 200},  {TUNE_SGEMM_SMALL_DIM, 32},
     {TUNE_SGEMM_SMALL_CUBE, 256},
     END_OF_TUNING,
@@ -86,7 +87,8 @@ static const struct tuning_value amd_tuning[] = {
     {TUNE_SGEMM_MID_BN, 64},     {TUNE_SGEMM_MID_TM, 4},         {TUNE_SGEMM_MID_TN, 4},
     {TUNE_SGEMM_MID_VWM, 4},     {TUNE_SGEMM_MID_VWN, 4},        {TUNE_SGEMM_PAD_A, 4},
     {TUNE_SGEMM_PAD_B, 4},       {TUNE_SGEMM_KTHREADS, 2},       {TUNE_SGEMM_DOUBLE_BUFFER, 1},
-    {TUNE_SGEMM_PREFETCH, 1},    {TUNE_SGEMM_SWIZZLE, 8},        {TUNE_SGEMM_MID_PERCENT, 200},
+    {TUNE_SGEMM_PREFETCH, 1},    {TUNE_SGEMM_MID_DOUBLE_BUFFER, 1}, {TUNE_SGEMM_MID_PREFETCH, 1},
+    {TUNE_SGEMM_SWIZZLE, 8},     {TUNE_SGEMM_MID_PERCENT, 200},
     {TUNE_SGEMM_SMALL_DIM, 32},  {TUNE_SGEMM_SMALL_CUBE, 256},
     END_OF_TUNING,
 };
@@ -97,7 +99,8 @@ static const struct tuning_value intel_gpu_tuning[] = {
     {TUNE_SGEMM_TN, 8},          {TUNE_SGEMM_MID_BM, 64},        {TUNE_SGEMM_MID_BN, 64},
     {TUNE_SGEMM_MID_TM, 4},      {TUNE_SGEMM_MID_TN, 4},         {TUNE_SGEMM_MID_VWM, 4},
     {TUNE_SGEMM_MID_VWN, 4},     {TUNE_SGEMM_PAD_A, 4},          {TUNE_SGEMM_PAD_B, 4},
-    {TUNE_SGEMM_DOUBLE_BUFFER, 1}, {TUNE_SGEMM_PREFETCH, 1},     {TUNE_SGEMM_MID_PERCENT, 200},
+    {TUNE_SGEMM_DOUBLE_BUFFER, 1}, {TUNE_SGEMM_PREFETCH, 1},     {TUNE_SGEMM_MID_DOUBLE_BUFFER, 1},
+    {TUNE_SGEMM_MID_PREFETCH, 1}, {TUNE_SGEMM_MID_PERCENT, 200},
     {TUNE_SGEMM_SMALL_DIM, 32},  {TUNE_SGEMM_SMALL_CUBE, 256},
     END_OF_TUNING,
 };
@@ -312,7 +315,8 @@ void sgemm_tiles_of(const struct profile *profile, int mid, struct sgemm_tiles *
     (struct sgemm_tiles)                                                                            \
     {                                                                                               \
         t[TUNE_##P##BM], t[TUNE_##P##BN], t[TUNE_##P##BK], t[TUNE_##P##TM], t[TUNE_##P##TN],        \
-            t[TUNE_##P##VWM], t[TUNE_##P##VWN], t[TUNE_##P##WARP_TX], t[TUNE_##P##WARP_TY]          \
+            t[TUNE_##P##VWM], t[TUNE_##P##VWN], t[TUNE_##P##WARP_TX], t[TUNE_##P##WARP_TY],         \
+            t[TUNE_##P##DOUBLE_BUFFER], t[TUNE_##P##PREFETCH]                                       \
     }
     *tiles = mid ? SGEMM_TILES_FROM_(SGEMM_MID_) : SGEMM_TILES_FROM_(SGEMM_);
 #undef SGEMM_TILES_FROM_
@@ -359,7 +363,7 @@ static tailor_status check_sgemm_tiles(const struct profile *profile,
             "%sWARP_TX x %sWARP_TY must both be 0 or tile the %d x %d work-items", set, set, tx, ty);
     REQUIRE(!t[TUNE_SGEMM_WARP_INTERLEAVE] || s.warp_tx == 0 || s.warp_ty % 2 == 0,
             TAILOR_ERROR_INVALID_PROFILE, "SGEMM_WARP_INTERLEAVE needs an even %sWARP_TY", set);
-    size_t local_bytes = sizeof(float) * (size_t)(1 + t[TUNE_SGEMM_DOUBLE_BUFFER]) * (size_t)s.bk *
+    size_t local_bytes = sizeof(float) * (size_t)(1 + s.double_buffer) * (size_t)s.bk *
                          (size_t)(s.bm + pad_a + s.bn + pad_b);
     REQUIRE(facts->local_mem_bytes == 0 || local_bytes <= facts->local_mem_bytes,
             TAILOR_ERROR_INVALID_PROFILE, "%s tiles need %zu bytes of local memory; the device has %llu",
