@@ -68,7 +68,7 @@ static tailor_status check_settings(const tailor_settings *settings)
     return TAILOR_SUCCESS;
 }
 
-static tailor_status check_device_in_context(cl_context context, cl_device_id device)
+static tailor_status check_device_in_context(cl_context context, cl_device_id device, int *only_device)
 {
     cl_uint count = 0;
     REQUIRE(clGetContextInfo(context, CL_CONTEXT_NUM_DEVICES, sizeof count, &count, NULL) == CL_SUCCESS &&
@@ -83,6 +83,7 @@ static tailor_status check_device_in_context(cl_context context, cl_device_id de
             found |= devices[i] == device;
     free(devices);
     REQUIRE(found, TAILOR_ERROR_INVALID_CONTEXT, "the device is not one of the context's devices");
+    *only_device = count == 1;
     return TAILOR_SUCCESS;
 }
 
@@ -127,9 +128,10 @@ tailor_status tailor_context_create(cl_context context, cl_device_id device,
     tailor_default_settings(&defaults);
     if (!settings)
         settings = &defaults;
+    int only_device = 0;
     tailor_status status = check_settings(settings);
     if (status == TAILOR_SUCCESS)
-        status = check_device_in_context(context, device);
+        status = check_device_in_context(context, device, &only_device);
     if (status != TAILOR_SUCCESS)
         return status;
 
@@ -137,6 +139,7 @@ tailor_status tailor_context_create(cl_context context, cl_device_id device,
     REQUIRE(ctx, TAILOR_ERROR_OUT_OF_HOST_MEMORY, "no memory for the handle");
     ctx->context = context;
     ctx->device = device;
+    ctx->context_has_one_device = only_device;
     int have_lock = 0;
     status = probe_device(device, &ctx->info);
     if (status == TAILOR_SUCCESS)

@@ -28,6 +28,7 @@ struct cache_counters {
 struct tailor_context {
     cl_context context;
     cl_device_id device;
+    int context_has_one_device; // then a queue of the context is a queue of the device
     tailor_device_info info;
     struct profile profile;
     char extra_build_options[1024];
