@@ -50,8 +50,10 @@ struct profile_row {
 // with 32-byte loads stream a 2^28 sum at about 3.0 TB/s.
 // GEMV: not yet swept; 8 groups of 256 fill an SM's 2048 threads, and
 // whole-group dots start at 16384 elements.
-// Transpose: 4x4 float4 register tiles in 8x8 work-groups were the seed's
-// fastest; two tiles per work-item keep eight 16-byte loads in flight.
+// Transpose, from H100 sweeps (tailor bench --op transpose, TAILOR_TUNE):
+// 64 x 64 local-memory tiles moved by 16 x 8 work-groups in float4 steps
+// reach 2.87-2.88 TB/s for floats and doubles, where the seed's 4x4 register
+// tiles in 8 x 8 groups gave 2.64-2.72; 1-byte elements keep register tiles.
 // SGEMM (to be swept on the H100): 128x128x16 tiles of 256 work-items with
 // 8x8 register tiles as 2x2 float4 quadrants, warps as interleaved 8x4
 // patches, float4 global loads, both local tiles padded and double-buffered
@@ -61,7 +63,8 @@ static const struct tuning_value nvidia_tuning[] = {
     {TUNE_REDUCE_WG_SIZE, 1024}, {TUNE_REDUCE_GROUPS_PER_CU, 2}, {TUNE_REDUCE_VECTOR_BYTES, 32},
     {TUNE_REDUCE_UNROLL, 4},     {TUNE_REDUCE_ONE_PASS, 1},      {TUNE_REDUCE_SMALL_N, 32768},
     {TUNE_GEMV_GROUPS_PER_CU, 8}, {TUNE_GEMV_GROUP_MIN_K, 16384}, {TUNE_GEMV_ONE_PASS, 1},
-    {TUNE_TRANSPOSE_WG_X, 8},    {TUNE_TRANSPOSE_WG_Y, 8},       {TUNE_TRANSPOSE_LOADS, 8},
+    {TUNE_TRANSPOSE_WG_X, 16},   {TUNE_TRANSPOSE_WG_Y, 8},       {TUNE_TRANSPOSE_LOADS, 8},
+    {TUNE_TRANSPOSE_METHOD_4, TRANSPOSE_LOCAL}, {TUNE_TRANSPOSE_METHOD_8, TRANSPOSE_LOCAL},
     {TUNE_SGEMM_BM, 128},        {TUNE_SGEMM_BN, 128},           {TUNE_SGEMM_BK, 16},
     {TUNE_SGEMM_TM, 8},          {TUNE_SGEMM_TN, 8},             {TUNE_SGEMM_VWM, 4},
     {TUNE_SGEMM_VWN, 4},         {TUNE_SGEMM_WARP_TX, 8},        {TUNE_SGEMM_WARP_TY, 4},
