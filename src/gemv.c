@@ -238,9 +238,9 @@ static tailor_status finish(const struct gemv_call *c, const struct gemv_plan *p
         return status;
     cl_uint slices = (cl_uint)p->slices;
     size_t group = (size_t)c->ctx->profile.tune[TUNE_GEMV_ROW_WG];
-    status = set_kernel_args(kernel.kernel, 9, KERNEL_ARG(c->y), KERNEL_ARG(c->y_base),
+    status = set_kernel_args(&kernel, 9, KERNEL_MEM(c->y), KERNEL_ARG(c->y_base),
                              KERNEL_ARG(c->incy), KERNEL_ARG(c->outputs), KERNEL_ARG(slices),
-                             KERNEL_ARG(c->alpha), KERNEL_ARG(c->beta), KERNEL_ARG(scratch),
+                             KERNEL_ARG(c->alpha), KERNEL_ARG(c->beta), KERNEL_MEM(scratch),
                              KERNEL_ARG(partials_at));
     if (status == TAILOR_SUCCESS)
         status = enqueue_1d(c->queue, kernel.kernel, (size_t)round_up(c->outputs, group), group, 1,
@@ -263,12 +263,11 @@ static tailor_status launch(const struct gemv_call *c, const struct gemv_plan *p
                                  (size_t)(partials_at + c->outputs * p->slices) * 4, c->wait_count,
                                  c->wait_list, &scratch);
     if (status == TAILOR_SUCCESS)
-        status = set_kernel_args(
-            kernel.kernel, 18, KERNEL_ARG(c->a), KERNEL_ARG(c->a_offset), KERNEL_ARG(c->lda),
-            KERNEL_ARG(c->x), KERNEL_ARG(c->x_base), KERNEL_ARG(c->incx), KERNEL_ARG(c->y),
+        status = set_kernel_args(&kernel, 18, KERNEL_MEM(c->a), KERNEL_ARG(c->a_offset), KERNEL_ARG(c->lda),
+            KERNEL_MEM(c->x), KERNEL_ARG(c->x_base), KERNEL_ARG(c->incx), KERNEL_MEM(c->y),
             KERNEL_ARG(c->y_base), KERNEL_ARG(c->incy), KERNEL_ARG(c->outputs), KERNEL_ARG(c->k),
             KERNEL_ARG(p->per_item), KERNEL_ARG(p->slice), KERNEL_ARG(c->alpha), KERNEL_ARG(c->beta),
-            KERNEL_ARG(scratch.buffer), KERNEL_ARG(tickets_at), KERNEL_ARG(partials_at));
+            KERNEL_MEM(scratch.buffer), KERNEL_ARG(tickets_at), KERNEL_ARG(partials_at));
     if (status == TAILOR_SUCCESS) {
         cl_uint wait_count = scratch.ready ? 1 : c->wait_count;
         const cl_event *wait_list = scratch.ready ? &scratch.ready : c->wait_list;
@@ -295,7 +294,7 @@ static tailor_status scale(const struct gemv_call *c)
     if (status != TAILOR_SUCCESS)
         return status;
     size_t group = (size_t)c->ctx->profile.tune[TUNE_GEMV_ROW_WG];
-    status = set_kernel_args(kernel.kernel, 5, KERNEL_ARG(c->y), KERNEL_ARG(c->y_base),
+    status = set_kernel_args(&kernel, 5, KERNEL_MEM(c->y), KERNEL_ARG(c->y_base),
                              KERNEL_ARG(c->incy), KERNEL_ARG(c->outputs), KERNEL_ARG(c->beta));
     if (status == TAILOR_SUCCESS)
         status = enqueue_1d(c->queue, kernel.kernel, (size_t)round_up(c->outputs, group), group,

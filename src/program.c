@@ -16,6 +16,7 @@
 struct kernel_slot {
     atomic_flag busy;
     cl_kernel kernel;
+    struct kernel_arg_cache args;
 };
 
 struct kernel_pool {
@@ -305,6 +306,7 @@ tailor_status kernel_acquire(tailor_context *ctx, enum program_id program, const
 {
     lease->kernel = NULL;
     lease->slot = NULL;
+    lease->args = NULL;
     struct built_program *built;
     tailor_status status = program_get(ctx, program, &built);
     if (status != TAILOR_SUCCESS)
@@ -327,9 +329,11 @@ tailor_status kernel_acquire(tailor_context *ctx, enum program_id program, const
                 atomic_flag_clear_explicit(&slot->busy, memory_order_release);
                 return error_from_cl(error, "clCreateKernel");
             }
+            memset(&slot->args, 0, sizeof slot->args);
         }
         lease->kernel = slot->kernel;
         lease->slot = slot;
+        lease->args = &slot->args;
         return TAILOR_SUCCESS;
     }
     lease->kernel = clCreateKernel(built->program, kernel_name, &error);
@@ -350,6 +354,7 @@ void kernel_release(struct kernel_lease *lease)
         clReleaseKernel(lease->kernel);
     lease->kernel = NULL;
     lease->slot = NULL;
+    lease->args = NULL;
 }
 
 void programs_release(tailor_context *ctx)

@@ -3,14 +3,25 @@
 #ifndef TAILOR_PROGRAM_H
 #define TAILOR_PROGRAM_H
 
+#include <stdint.h>
+
 #include "context.h"
 
 struct kernel_slot;
 
+// The scalar arguments a pooled kernel object holds (size 0: unknown).
+#define KERNEL_CACHED_ARGS 24
+#define KERNEL_CACHED_BYTES 16
+struct kernel_arg_cache {
+    uint8_t size[KERNEL_CACHED_ARGS];
+    unsigned char value[KERNEL_CACHED_ARGS][KERNEL_CACHED_BYTES];
+};
+
 // A kernel reserved for one launch: set its arguments, enqueue, release.
 struct kernel_lease {
     cl_kernel kernel;
-    struct kernel_slot *slot; // NULL: a kernel made for this launch alone
+    struct kernel_slot *slot;      // NULL: a kernel made for this launch alone
+    struct kernel_arg_cache *args; // the slot's, or NULL
 };
 
 tailor_status kernel_acquire(tailor_context *ctx, enum program_id program, const char *kernel_name,

@@ -44,8 +44,8 @@ static tailor_status reduce_single_group(const struct reduce_call *c)
     if (status != TAILOR_SUCCESS)
         return status;
     size_t group = (size_t)c->ctx->profile.tune[TUNE_REDUCE_WG_SIZE];
-    status = set_kernel_args(kernel.kernel, 5, KERNEL_ARG(c->x), KERNEL_ARG(c->x_offset),
-                             KERNEL_ARG(c->n), KERNEL_ARG(c->result), KERNEL_ARG(c->result_offset));
+    status = set_kernel_args(&kernel, 5, KERNEL_MEM(c->x), KERNEL_ARG(c->x_offset),
+                             KERNEL_ARG(c->n), KERNEL_MEM(c->result), KERNEL_ARG(c->result_offset));
     if (status == TAILOR_SUCCESS)
         status = enqueue_1d(c->queue, kernel.kernel, group, group, c->wait_count, c->wait_list,
                             c->event);
@@ -85,12 +85,12 @@ static tailor_status reduce_multi_group(const struct reduce_call *c)
                                  REDUCE_SCRATCH_PARTIALS_OFFSET + groups * c->element_bytes,
                                  c->wait_count, c->wait_list, &scratch);
     if (status == TAILOR_SUCCESS)
-        status = set_kernel_args(partial.kernel, 6, KERNEL_ARG(c->x), KERNEL_ARG(c->x_offset),
-                                 KERNEL_ARG(c->n), KERNEL_ARG(scratch.buffer), KERNEL_ARG(c->result),
+        status = set_kernel_args(&partial, 6, KERNEL_MEM(c->x), KERNEL_ARG(c->x_offset),
+                                 KERNEL_ARG(c->n), KERNEL_MEM(scratch.buffer), KERNEL_MEM(c->result),
                                  KERNEL_ARG(c->result_offset));
     if (status == TAILOR_SUCCESS && !one_pass)
-        status = set_kernel_args(finish.kernel, 4, KERNEL_ARG(scratch.buffer), KERNEL_ARG(groups),
-                                 KERNEL_ARG(c->result), KERNEL_ARG(c->result_offset));
+        status = set_kernel_args(&finish, 4, KERNEL_MEM(scratch.buffer), KERNEL_ARG(groups),
+                                 KERNEL_MEM(c->result), KERNEL_ARG(c->result_offset));
     if (status == TAILOR_SUCCESS) {
         cl_uint wait_count = scratch.ready ? 1 : c->wait_count;
         const cl_event *wait_list = scratch.ready ? &scratch.ready : c->wait_list;

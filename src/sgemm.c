@@ -91,8 +91,8 @@ static tailor_status sgemm_scale(const struct sgemm_call *c)
     tailor_status status = kernel_acquire(c->ctx, PROGRAM_SGEMM_SMALL, "sgemm_scale", &kernel);
     if (status != TAILOR_SUCCESS)
         return status;
-    status = set_kernel_args(kernel.kernel, 6, KERNEL_ARG(c->m), KERNEL_ARG(c->n),
-                             KERNEL_ARG(c->beta), KERNEL_ARG(c->c), KERNEL_ARG(c->c_offset),
+    status = set_kernel_args(&kernel, 6, KERNEL_ARG(c->m), KERNEL_ARG(c->n),
+                             KERNEL_ARG(c->beta), KERNEL_MEM(c->c), KERNEL_ARG(c->c_offset),
                              KERNEL_ARG(c->ldc));
     return finish(c, &kernel, status, &g, "scale");
 }
@@ -114,11 +114,11 @@ static tailor_status sgemm_small(const struct sgemm_call *c)
     tailor_status status = kernel_acquire(c->ctx, PROGRAM_SGEMM_SMALL, "sgemm_small", &kernel);
     if (status != TAILOR_SUCCESS)
         return status;
-    status = set_kernel_args(kernel.kernel, 16, KERNEL_ARG(c->m), KERNEL_ARG(c->n), KERNEL_ARG(c->k),
-                             KERNEL_ARG(c->alpha), KERNEL_ARG(c->beta), KERNEL_ARG(c->a),
+    status = set_kernel_args(&kernel, 16, KERNEL_ARG(c->m), KERNEL_ARG(c->n), KERNEL_ARG(c->k),
+                             KERNEL_ARG(c->alpha), KERNEL_ARG(c->beta), KERNEL_MEM(c->a),
                              KERNEL_ARG(c->a_offset), KERNEL_ARG(a_row), KERNEL_ARG(a_k),
-                             KERNEL_ARG(c->b), KERNEL_ARG(c->b_offset), KERNEL_ARG(b_k),
-                             KERNEL_ARG(b_col), KERNEL_ARG(c->c), KERNEL_ARG(c->c_offset),
+                             KERNEL_MEM(c->b), KERNEL_ARG(c->b_offset), KERNEL_ARG(b_k),
+                             KERNEL_ARG(b_col), KERNEL_MEM(c->c), KERNEL_ARG(c->c_offset),
                              KERNEL_ARG(c->ldc));
     return finish(c, &kernel, status, &g, variant);
 }
@@ -149,11 +149,11 @@ static tailor_status sgemm_cpu(const struct sgemm_call *c)
     if (status != TAILOR_SUCCESS)
         return status;
     if (dot) {
-        status = set_kernel_args(kernel.kernel, 14, KERNEL_ARG(c->m), KERNEL_ARG(c->n),
+        status = set_kernel_args(&kernel, 14, KERNEL_ARG(c->m), KERNEL_ARG(c->n),
                                  KERNEL_ARG(c->k), KERNEL_ARG(c->alpha), KERNEL_ARG(c->beta),
-                                 KERNEL_ARG(c->a), KERNEL_ARG(c->a_offset), KERNEL_ARG(c->lda),
-                                 KERNEL_ARG(c->b), KERNEL_ARG(c->b_offset), KERNEL_ARG(c->ldb),
-                                 KERNEL_ARG(c->c), KERNEL_ARG(c->c_offset), KERNEL_ARG(c->ldc));
+                                 KERNEL_MEM(c->a), KERNEL_ARG(c->a_offset), KERNEL_ARG(c->lda),
+                                 KERNEL_MEM(c->b), KERNEL_ARG(c->b_offset), KERNEL_ARG(c->ldb),
+                                 KERNEL_MEM(c->c), KERNEL_ARG(c->c_offset), KERNEL_ARG(c->ldc));
         return finish(c, &kernel, status, &g, variant);
     }
     // The broadcast operand x gives the output's rows, the vector operand y
@@ -164,10 +164,10 @@ static tailor_status sgemm_cpu(const struct sgemm_call *c)
     cl_ulong x_k = swap ? 1 : c->a_mn_contig ? c->lda : 1;
     cl_ulong y_offset = swap ? c->a_offset : c->b_offset, ldy = swap ? c->lda : c->ldb;
     cl_ulong c_row = swap ? 1 : c->ldc, c_col = swap ? c->ldc : 1;
-    status = set_kernel_args(kernel.kernel, 16, KERNEL_ARG(m), KERNEL_ARG(n), KERNEL_ARG(c->k),
-                             KERNEL_ARG(c->alpha), KERNEL_ARG(c->beta), KERNEL_ARG(x),
-                             KERNEL_ARG(x_offset), KERNEL_ARG(x_row), KERNEL_ARG(x_k), KERNEL_ARG(y),
-                             KERNEL_ARG(y_offset), KERNEL_ARG(ldy), KERNEL_ARG(c->c),
+    status = set_kernel_args(&kernel, 16, KERNEL_ARG(m), KERNEL_ARG(n), KERNEL_ARG(c->k),
+                             KERNEL_ARG(c->alpha), KERNEL_ARG(c->beta), KERNEL_MEM(x),
+                             KERNEL_ARG(x_offset), KERNEL_ARG(x_row), KERNEL_ARG(x_k), KERNEL_MEM(y),
+                             KERNEL_ARG(y_offset), KERNEL_ARG(ldy), KERNEL_MEM(c->c),
                              KERNEL_ARG(c->c_offset), KERNEL_ARG(c_row), KERNEL_ARG(c_col));
     return finish(c, &kernel, status, &g, variant);
 }
@@ -217,10 +217,10 @@ static tailor_status sgemm_tiled(const struct sgemm_call *c)
         kernel_acquire(c->ctx, program, kernels[edge][c->a_mn_contig][c->b_k_contig], &kernel);
     if (status != TAILOR_SUCCESS)
         return status;
-    status = set_kernel_args(kernel.kernel, 14, KERNEL_ARG(c->m), KERNEL_ARG(c->n), KERNEL_ARG(c->k),
-                             KERNEL_ARG(c->alpha), KERNEL_ARG(c->beta), KERNEL_ARG(c->a),
-                             KERNEL_ARG(c->a_offset), KERNEL_ARG(c->lda), KERNEL_ARG(c->b),
-                             KERNEL_ARG(c->b_offset), KERNEL_ARG(c->ldb), KERNEL_ARG(c->c),
+    status = set_kernel_args(&kernel, 14, KERNEL_ARG(c->m), KERNEL_ARG(c->n), KERNEL_ARG(c->k),
+                             KERNEL_ARG(c->alpha), KERNEL_ARG(c->beta), KERNEL_MEM(c->a),
+                             KERNEL_ARG(c->a_offset), KERNEL_ARG(c->lda), KERNEL_MEM(c->b),
+                             KERNEL_ARG(c->b_offset), KERNEL_ARG(c->ldb), KERNEL_MEM(c->c),
                              KERNEL_ARG(c->c_offset), KERNEL_ARG(c->ldc));
     return finish(c, &kernel, status, &g, variant);
 }

@@ -156,9 +156,9 @@ static tailor_status launch(const struct transpose_call *c, enum program_id prog
     if (status != TAILOR_SUCCESS)
         return status;
     cl_uint tiles_x = (cl_uint)plan.tiles_x;
-    status = set_kernel_args(kernel.kernel, 9, KERNEL_ARG(c->rows), KERNEL_ARG(c->cols),
-                             KERNEL_ARG(c->a), KERNEL_ARG(c->a_offset), KERNEL_ARG(c->lda),
-                             KERNEL_ARG(c->b), KERNEL_ARG(c->b_offset), KERNEL_ARG(c->ldb),
+    status = set_kernel_args(&kernel, 9, KERNEL_ARG(c->rows), KERNEL_ARG(c->cols),
+                             KERNEL_MEM(c->a), KERNEL_ARG(c->a_offset), KERNEL_ARG(c->lda),
+                             KERNEL_MEM(c->b), KERNEL_ARG(c->b_offset), KERNEL_ARG(c->ldb),
                              KERNEL_ARG(tiles_x));
     if (status == TAILOR_SUCCESS && c->scaling != SCALING_NONE) {
         cl_int error = c->scaling == SCALING_F32
