@@ -85,6 +85,27 @@ size_t test_profiles(const struct test_device *device, const char **profiles, si
     return count;
 }
 
+struct test_options test_parse_options(int argc, char **argv)
+{
+    struct test_options options = {0, NULL};
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--small") == 0)
+            options.small = 1;
+        else if (i + 1 < argc && strcmp(argv[i], "--profile") == 0)
+            options.profile = argv[++i];
+    }
+    return options;
+}
+
+size_t test_chosen_profiles(const struct test_device *device, const struct test_options *options,
+                            const char **profiles, size_t capacity, int uses_subgroups)
+{
+    if (!options->profile)
+        return test_profiles(device, profiles, capacity, uses_subgroups);
+    profiles[0] = options->profile;
+    return 1;
+}
+
 cl_mem test_buffer(const struct test_device *device, cl_mem_flags flags, size_t bytes, const void *data)
 {
     cl_int error;

@@ -32,6 +32,19 @@ tailor_context *test_handle(const struct test_device *device, const char *profil
 size_t test_profiles(const struct test_device *device, const char **profiles, size_t capacity,
                      int uses_subgroups);
 
+// The options the device tests share: --small (small shapes, for oclgrind)
+// and --profile NAME (only that profile).
+struct test_options {
+    int small;
+    const char *profile;
+};
+struct test_options test_parse_options(int argc, char **argv);
+
+// The profiles a test runs on a device: the --profile given, else those of
+// test_profiles.
+size_t test_chosen_profiles(const struct test_device *device, const struct test_options *options,
+                            const char **profiles, size_t capacity, int uses_subgroups);
+
 cl_mem test_buffer(const struct test_device *device, cl_mem_flags flags, size_t bytes, const void *data);
 int test_read(const struct test_device *device, cl_mem buffer, size_t offset, size_t bytes, void *data);
 

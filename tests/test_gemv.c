@@ -600,14 +600,9 @@ static void check_bad_inputs(const struct test_device *device)
 
 int main(int argc, char **argv)
 {
-    int small = 0;
-    const char *only_profile = NULL;
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--small") == 0)
-            small = 1;
-        else if (i + 1 < argc && strcmp(argv[i], "--profile") == 0)
-            only_profile = argv[++i];
-    }
+    struct test_options options = test_parse_options(argc, argv);
+    int small = options.small;
+    const char *only_profile = options.profile;
     struct test_device devices[16];
     size_t count = test_open_devices(devices, 16);
     unsigned long long seed = 0x2545f4914f6cdd1dull;

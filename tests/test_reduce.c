@@ -340,30 +340,19 @@ static void run_large(const struct test_device *device, unsigned long long *seed
 
 int main(int argc, char **argv)
 {
-    int small = 0;
-    const char *only_profile = NULL;
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--small") == 0)
-            small = 1;
-        else if (i + 1 < argc && strcmp(argv[i], "--profile") == 0)
-            only_profile = argv[++i];
-    }
+    struct test_options options = test_parse_options(argc, argv);
     struct test_device devices[16];
     size_t count = test_open_devices(devices, 16);
     unsigned long long seed = 0x9e3779b97f4a7c15ull;
     for (size_t d = 0; d < count; ++d) {
         const char *profiles[4];
-        size_t profile_count = test_profiles(&devices[d], profiles, 4, 1);
-        if (only_profile) {
-            profiles[0] = only_profile;
-            profile_count = 1;
-        }
+        size_t profile_count = test_chosen_profiles(&devices[d], &options, profiles, 4, 1);
         for (size_t p = 0; p < profile_count; ++p) {
-            run_profile(&devices[d], profiles[p], NULL, small, &seed);
+            run_profile(&devices[d], profiles[p], NULL, options.small, &seed);
             // A low threshold sends small sizes through the multi-group kernels.
-            run_profile(&devices[d], profiles[p], "REDUCE_SMALL_N=100", small, &seed);
+            run_profile(&devices[d], profiles[p], "REDUCE_SMALL_N=100", options.small, &seed);
         }
-        if (!small)
+        if (!options.small)
             run_large(&devices[d], &seed);
     }
     test_close_devices(devices, count);

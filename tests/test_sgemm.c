@@ -612,30 +612,19 @@ static void run_detected(const struct test_device *device, int small, unsigned l
 
 int main(int argc, char **argv)
 {
-    int small = 0;
-    const char *only_profile = NULL;
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--small") == 0)
-            small = 1;
-        else if (i + 1 < argc && strcmp(argv[i], "--profile") == 0)
-            only_profile = argv[++i];
-    }
+    struct test_options options = test_parse_options(argc, argv);
     struct test_device devices[16];
     size_t count = test_open_devices(devices, 16);
     unsigned long long seed = 0x2545f4914f6cdd1dull;
     for (size_t d = 0; d < count; ++d) {
         const char *profiles[4];
-        size_t profile_count = test_profiles(&devices[d], profiles, 4, 0);
-        if (only_profile) {
-            profiles[0] = only_profile;
-            profile_count = 1;
-        }
-        if (!only_profile)
-            run_detected(&devices[d], small, &seed);
+        size_t profile_count = test_chosen_profiles(&devices[d], &options, profiles, 4, 0);
+        if (!options.profile)
+            run_detected(&devices[d], options.small, &seed);
         for (size_t p = 0; p < profile_count; ++p) {
             for (size_t i = 0; i < sizeof configs / sizeof configs[0]; ++i)
-                run_config(&devices[d], profiles[p], &configs[i], small, &seed);
-            if (!small)
+                run_config(&devices[d], profiles[p], &configs[i], options.small, &seed);
+            if (!options.small)
                 check_tall(&devices[d], profiles[p], &seed);
         }
     }

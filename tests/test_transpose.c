@@ -668,16 +668,11 @@ static void run_bad_input(const struct test_device *device, const char *profile)
 
 int main(int argc, char **argv)
 {
-    int small = 0, bad_input_only = 0;
-    const char *only_profile = NULL;
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--small") == 0)
-            small = 1;
-        else if (strcmp(argv[i], "--bad-input") == 0)
-            bad_input_only = 1;
-        else if (i + 1 < argc && strcmp(argv[i], "--profile") == 0)
-            only_profile = argv[++i];
-    }
+    struct test_options options = test_parse_options(argc, argv);
+    int bad_input_only = 0;
+    for (int i = 1; i < argc; ++i)
+        bad_input_only |= strcmp(argv[i], "--bad-input") == 0;
+    int small = options.small;
     struct test_device devices[16];
     size_t count = test_open_devices(devices, 16);
     unsigned long long seed = 0x2545f4914f6cdd1dull;
@@ -685,15 +680,11 @@ int main(int argc, char **argv)
         // The --profile given (oclgrind runs generic: its uninitialized-value
         // check misreports shuffles of 8-lane vectors, which the cpu
         // profile's 64-byte vectors make), else the detected one.
-        run_bad_input(&devices[d], only_profile);
+        run_bad_input(&devices[d], options.profile);
         if (bad_input_only)
             continue;
         const char *profiles[4];
-        size_t profile_count = test_profiles(&devices[d], profiles, 4, 0);
-        if (only_profile) {
-            profiles[0] = only_profile;
-            profile_count = 1;
-        }
+        size_t profile_count = test_chosen_profiles(&devices[d], &options, profiles, 4, 0);
         const struct config *list = small ? small_configs : configs;
         size_t config_count = small ? sizeof small_configs / sizeof small_configs[0]
                                     : sizeof configs / sizeof configs[0];
