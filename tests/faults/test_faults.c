@@ -112,12 +112,15 @@ static void attempt(struct scenario_state *s, const struct scenario *scenario, e
         CHECK(kind != FAULT_FILE, "%s: a cache file fault failed the call: %s", label, tailor_last_error());
     }
     // Whatever happened, the handle (or a new one) works without faults.
+    scenario_reset(s, scenario);
     status = scenario_run(s, scenario);
     CHECK(scenario_outcome_right(s, scenario, status), "%s: the next call without faults gave %s: %s", label,
           tailor_status_name(status), tailor_last_error());
     check_no_torn_entry(label);
     scenario_finish(s, scenario);
 }
+
+static struct walk_totals all_walks;
 
 static void walk(struct scenario_state *s, const struct scenario *scenario, enum fault_kind kind,
                  int error, int quick)
@@ -129,6 +132,9 @@ static void walk(struct scenario_state *s, const struct scenario *scenario, enum
     tailor_status status = scenario_run(s, scenario);
     unsigned long calls = fault_disarm();
     scenario_complete(s);
+    const char *variant = tailor_last_variant();
+    CHECK(!scenario->variant || status != TAILOR_SUCCESS || strstr(variant, scenario->variant),
+          "%s ran variant '%s', not '%s'", scenario->name, variant, scenario->variant);
     CHECK(scenario_outcome_right(s, scenario, status), "%s without faults gave %s: %s", scenario->name,
           tailor_status_name(status), tailor_last_error());
     scenario_finish(s, scenario);
@@ -137,7 +143,10 @@ static void walk(struct scenario_state *s, const struct scenario *scenario, enum
     for (unsigned long nth = 1; nth <= calls; nth += step)
         attempt(s, scenario, kind, nth, error, &totals);
     scenario_finish(s, NULL);
-    printf("%-34s %-10s error %-5d: %4lu calls, %4lu attempts, %4lu statuses, %4lu absorbed\n", scenario->name,
+    all_walks.attempts += totals.attempts;
+    all_walks.errors += totals.errors;
+    all_walks.absorbed += totals.absorbed;
+    printf("%-36s %-10s error %-5d: %4lu calls, %4lu attempts, %4lu statuses, %4lu absorbed\n", scenario->name,
            kind == FAULT_OPENCL ? "OpenCL" : kind == FAULT_ALLOCATION ? "allocation" : "file", error, calls,
            totals.attempts, totals.errors, totals.absorbed);
     fflush(stdout);
@@ -254,6 +263,9 @@ int main(int argc, char **argv)
         printf("  %-32s %6lu calls %6lu failed\n", fault_opencl_names[f], fault_opencl_calls(f),
                fault_opencl_failures(f));
     }
+    printf("%zu scenarios, %lu attempts: %lu returned a status, %lu absorbed the fault with the right result\n",
+           only_scenario >= 0 ? (size_t)1 : scenario_count, all_walks.attempts, all_walks.errors,
+           all_walks.absorbed);
     printf("%d OpenCL entry points called, %d of them failed at least once\n", called, failed);
     CHECK(quick || selective || failed == called, "the walk failed %d of the %d entry points the library calls", failed, called);
     scenario_close(&state);
