@@ -14,6 +14,9 @@
 #define BATCH_SECONDS 0.02
 #define BATCHES 7
 #define MAX_BATCH 20000
+// Below this a call's time is mostly the launch, and the host's speed drifts
+// within a run: the floor is measured beside such calls, not only once.
+#define LAUNCH_BOUND_SECONDS 100e-6
 
 static const struct bench_op {
     const char *name;
@@ -36,6 +39,15 @@ static int compare_doubles(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
+}
+
+static int launch_empty(struct bench *b, void *state)
+{
+    (void)state;
+    size_t one = 1;
+    return clEnqueueNDRangeKernel(b->queue, b->empty_kernel, 1, NULL, &one, &one, 0, NULL, NULL) == CL_SUCCESS
+               ? 0
+               : -1;
 }
 
 static double time_batch(struct bench *b, bench_call call, void *state, int calls)
@@ -61,11 +73,20 @@ double bench_time(struct bench *b, bench_call call, void *state)
     int batch = once > 0 ? (int)(BATCH_SECONDS / once) + 1 : MAX_BATCH;
     if (batch > MAX_BATCH)
         batch = MAX_BATCH;
-    double samples[BATCHES];
-    for (int r = 0; r < BATCHES; ++r)
+    int beside_floor = b->empty_kernel && once < LAUNCH_BOUND_SECONDS;
+    double samples[BATCHES], floors[BATCHES];
+    b->floor_beside_seconds = -1;
+    for (int r = 0; r < BATCHES; ++r) {
         if ((samples[r] = time_batch(b, call, state, batch)) < 0)
             return -1;
+        if (beside_floor && (floors[r] = time_batch(b, launch_empty, NULL, batch)) < 0)
+            return -1;
+    }
     qsort(samples, BATCHES, sizeof samples[0], compare_doubles);
+    if (beside_floor) {
+        qsort(floors, BATCHES, sizeof floors[0], compare_doubles);
+        b->floor_beside_seconds = floors[BATCHES / 2];
+    }
     return samples[BATCHES / 2];
 }
 
@@ -115,6 +136,7 @@ struct bench_row bench_row_init(const char *op, const char *dtype)
     row.dtype = dtype;
     row.m = row.n = row.k = -1;
     row.clblast_seconds = -1;
+    row.floor_seconds = -1;
     row.note = "";
     return row;
 }
@@ -148,7 +170,9 @@ static const char bench_usage[] =
     "Each time is the median over 7 batches of back-to-back calls on one in-order\n"
     "queue, a batch timed by the wall clock from its first enqueue to clFinish\n"
     "(about 20 ms a batch), so launch overhead counts as it does for an\n"
-    "application. CPU devices run smaller shapes.\n";
+    "application. Rows of calls under 100 us show in 'floor' an empty kernel timed\n"
+    "in batches alternating with theirs (the launch floor beside them). CPU\n"
+    "devices run smaller shapes.\n";
 
 static int open_device(struct bench *b, const char *selector)
 {
@@ -184,6 +208,8 @@ static int open_device(struct bench *b, const char *selector)
 
 static void close_device(struct bench *b)
 {
+    if (b->empty_kernel)
+        clReleaseKernel(b->empty_kernel);
     tailor_context_release(&b->tailor);
     if (b->queue)
         clReleaseCommandQueue(b->queue);

@@ -22,6 +22,7 @@ struct bench_row {
     double bytes; // moved by one call (read + written)
     double flops; // of one call
     double clblast_seconds; // < 0: not measured
+    double floor_seconds;   // an empty kernel timed in batches alternating with this row's; < 0: not
     const char *note;       // "" or why the row is suspect
 };
 
@@ -32,6 +33,8 @@ struct bench {
     tailor_context *tailor;
     tailor_device_info info;
     struct bench_limits limits;
+    cl_kernel empty_kernel;      // one work-item, no arguments: the launch floor
+    double floor_beside_seconds; // the floor measured beside the last bench_time, or -1
     int small_shapes; // CPU devices: shapes scaled down to keep the run short
     int have_clblast;
     struct bench_row *rows;
@@ -43,7 +46,9 @@ struct bench {
 typedef int (*bench_call)(struct bench *b, void *state);
 
 // Median time of one call over batches of back-to-back calls (each batch
-// timed from the first enqueue to clFinish); < 0 if a call failed.
+// timed from the first enqueue to clFinish); < 0 if a call failed. Calls
+// short enough to be bound by the launch alternate their batches with
+// batches of the empty kernel, whose median goes to floor_beside_seconds.
 double bench_time(struct bench *b, bench_call call, void *state);
 
 // A buffer of `bytes` filled with copies of the pattern; NULL on failure (reported).

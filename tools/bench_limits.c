@@ -150,7 +150,7 @@ static int measure(struct bench *b, cl_program program)
     if (error != CL_SUCCESS)
         goto done;
     b->limits.launch_seconds = bench_time(b, launch_probe, &empty);
-    clReleaseKernel(empty.kernel);
+    b->empty_kernel = empty.kernel;
     status = b->limits.gbps > 0 && b->limits.gflops > 0 && b->limits.launch_seconds > 0 ? 0 : -1;
 done:
     if (x)

@@ -83,6 +83,7 @@ static void reduce_row(struct bench *b, tailor_reduce_op op, tailor_dtype dtype,
     row.bytes = (double)s.n * (double)element_bytes;
     row.flops = (double)s.n;
     row.seconds = bench_time(b, call_tailor, &s);
+    row.floor_seconds = b->floor_beside_seconds;
     if (row.seconds < 0) {
         fprintf(stderr, "bench: %s: %s\n", name, tailor_last_error());
         bench_fail(b, "reduce: tailor_reduce failed");

@@ -53,23 +53,24 @@ void bench_print_header(const struct bench *b)
            b->limits.gbps, b->limits.gflops, b->limits.launch_seconds * 1e6);
     printf("timing   median of 7 batches of back-to-back calls, wall clock to clFinish\n");
     printf("CLBlast  %s\n\n", b->have_clblast ? "side by side in this run" : "not built in");
-    printf("%-10s %-20s %-5s %-24s %11s %9s %10s %7s %-8s %7s %11s %8s\n", "op", "shape", "dtype",
-           "variant", "time", "GB/s", "GFLOP/s", "F/B", "bound", "%limit", "CLBlast", "speedup");
+    printf("%-10s %-20s %-5s %-24s %11s %9s %9s %10s %7s %-8s %7s %11s %8s\n", "op", "shape", "dtype",
+           "variant", "time", "floor", "GB/s", "GFLOP/s", "F/B", "bound", "%limit", "CLBlast", "speedup");
     fflush(stdout);
 }
 
 void bench_print_row(const struct bench *b, const struct bench_row *row)
 {
     struct roofline r = roofline_of(b, row);
-    char shape[64], time[32], clblast[32], speedup[16] = "-";
+    char shape[64], time[32], launch_floor[32], clblast[32], speedup[16] = "-";
     format_shape(row, shape, sizeof shape);
     format_time(row->seconds, time, sizeof time);
+    format_time(row->floor_seconds, launch_floor, sizeof launch_floor);
     format_time(row->clblast_seconds, clblast, sizeof clblast);
     if (row->clblast_seconds > 0 && row->seconds > 0)
         snprintf(speedup, sizeof speedup, "%.2fx", row->clblast_seconds / row->seconds);
-    printf("%-10s %-20s %-5s %-24s %11s %9.1f %10.1f %7.3f %-8s %6.1f%% %11s %8s %s\n", row->op, shape,
-           row->dtype, row->variant, time, r.gbps, r.gflops, r.intensity, r.bound, 100 * r.fraction,
-           clblast, speedup, row->note);
+    printf("%-10s %-20s %-5s %-24s %11s %9s %9.1f %10.1f %7.3f %-8s %6.1f%% %11s %8s %s\n", row->op, shape,
+           row->dtype, row->variant, time, launch_floor, r.gbps, r.gflops, r.intensity, r.bound,
+           100 * r.fraction, clblast, speedup, row->note);
     fflush(stdout);
 }
 
@@ -148,6 +149,8 @@ static void json_row(FILE *f, const struct bench *b, const struct bench_row *row
     fprintf(f, "\"bound\": \"%s\", \"fraction_of_limit\": %.4f", r.bound, r.fraction);
     if (row->clblast_seconds > 0)
         fprintf(f, ", \"clblast_seconds\": %.9g", row->clblast_seconds);
+    if (row->floor_seconds > 0)
+        fprintf(f, ", \"launch_floor_seconds\": %.9g", row->floor_seconds);
     if (*row->note) {
         fprintf(f, ", \"note\": ");
         json_string(f, row->note);

@@ -108,6 +108,7 @@ static void transpose_row(struct bench *b, size_t element_bytes, size_t rows, si
     row.bytes = 2.0 * (double)bytes;
     row.flops = 0;
     row.seconds = bench_time(b, call_tailor, &s);
+    row.floor_seconds = b->floor_beside_seconds;
     if (row.seconds < 0) {
         fprintf(stderr, "bench: transpose: %s\n", tailor_last_error());
         bench_fail(b, "transpose: tailor_transpose failed");
