@@ -105,6 +105,12 @@ static float small_integer(struct worker *w)
     return (float)((int)pick(w, 9) - 4);
 }
 
+static void fill_small_integers(struct worker *w, float *values, size_t count)
+{
+    for (size_t i = 0; i < count; ++i)
+        values[i] = small_integer(w);
+}
+
 static cl_mem make_buffer(struct worker *w, cl_mem_flags flags, size_t bytes, const void *data)
 {
     cl_int error;
@@ -230,12 +236,10 @@ static void run_sgemv(struct worker *w)
         FAIL(w, "no memory");
         goto done;
     }
-    for (size_t i = 0; i < a_count; ++i)
-        a[i] = small_integer(w);
-    for (size_t i = 0; i < x_count; ++i)
-        x[i] = small_integer(w);
-    for (size_t i = 0; i < y_count; ++i)
-        expected[i] = y[i] = small_integer(w);
+    fill_small_integers(w, a, a_count);
+    fill_small_integers(w, x, x_count);
+    fill_small_integers(w, y, y_count);
+    memcpy(expected, y, y_count * sizeof *y);
     for (size_t i = 0; i < outputs; ++i) {
         double dot = 0;
         for (size_t j = 0; j < dots; ++j)
@@ -384,12 +388,10 @@ static void run_sgemm(struct worker *w)
         FAIL(w, "no memory");
         goto done;
     }
-    for (size_t i = 0; i < a_count; ++i)
-        a[i] = small_integer(w);
-    for (size_t i = 0; i < b_count; ++i)
-        b[i] = small_integer(w);
-    for (size_t i = 0; i < c_count; ++i)
-        expected[i] = c[i] = small_integer(w);
+    fill_small_integers(w, a, a_count);
+    fill_small_integers(w, b, b_count);
+    fill_small_integers(w, c, c_count);
+    memcpy(expected, c, c_count * sizeof *c);
     for (size_t i = 0; i < m; ++i)
         for (size_t j = 0; j < n; ++j) {
             double dot = 0;
