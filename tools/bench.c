@@ -61,7 +61,7 @@ static double time_batch(struct bench *b, bench_call call, void *state, int call
     return (now_seconds() - start) / calls;
 }
 
-double bench_time(struct bench *b, bench_call call, void *state)
+double bench_time(struct bench *b, bench_call call, void *state, double *floor_beside)
 {
     // The first call builds kernels and touches memory: not timed.
     double once = time_batch(b, call, state, 1);
@@ -73,9 +73,10 @@ double bench_time(struct bench *b, bench_call call, void *state)
     int batch = once > 0 ? (int)(BATCH_SECONDS / once) + 1 : MAX_BATCH;
     if (batch > MAX_BATCH)
         batch = MAX_BATCH;
-    int beside_floor = b->empty_kernel && once < LAUNCH_BOUND_SECONDS;
+    int beside_floor = floor_beside && b->empty_kernel && once < LAUNCH_BOUND_SECONDS;
     double samples[BATCHES], floors[BATCHES];
-    b->floor_beside_seconds = -1;
+    if (floor_beside)
+        *floor_beside = -1;
     for (int r = 0; r < BATCHES; ++r) {
         if ((samples[r] = time_batch(b, call, state, batch)) < 0)
             return -1;
@@ -85,7 +86,7 @@ double bench_time(struct bench *b, bench_call call, void *state)
     qsort(samples, BATCHES, sizeof samples[0], compare_doubles);
     if (beside_floor) {
         qsort(floors, BATCHES, sizeof floors[0], compare_doubles);
-        b->floor_beside_seconds = floors[BATCHES / 2];
+        *floor_beside = floors[BATCHES / 2];
     }
     return samples[BATCHES / 2];
 }

@@ -34,7 +34,6 @@ struct bench {
     tailor_device_info info;
     struct bench_limits limits;
     cl_kernel empty_kernel;      // one work-item, no arguments: the launch floor
-    double floor_beside_seconds; // the floor measured beside the last bench_time, or -1
     int small_shapes; // CPU devices: shapes scaled down to keep the run short
     int have_clblast;
     struct bench_row *rows;
@@ -46,10 +45,11 @@ struct bench {
 typedef int (*bench_call)(struct bench *b, void *state);
 
 // Median time of one call over batches of back-to-back calls (each batch
-// timed from the first enqueue to clFinish); < 0 if a call failed. Calls
-// short enough to be bound by the launch alternate their batches with
-// batches of the empty kernel, whose median goes to floor_beside_seconds.
-double bench_time(struct bench *b, bench_call call, void *state);
+// timed from the first enqueue to clFinish); < 0 if a call failed. With
+// `floor_beside`, calls short enough to be bound by the launch alternate
+// their batches with batches of the empty kernel, whose median goes there
+// (-1 for longer calls).
+double bench_time(struct bench *b, bench_call call, void *state, double *floor_beside);
 
 // A buffer of `bytes` filled with copies of the pattern; NULL on failure (reported).
 cl_mem bench_buffer(struct bench *b, size_t bytes, const void *pattern, size_t pattern_bytes);

@@ -123,8 +123,7 @@ static void gemv_row(struct bench *b, size_t m, size_t n, tailor_trans trans)
     // A and x read, y read and written.
     row.bytes = 4.0 * ((double)m * (double)n + (double)k + 2.0 * (double)outputs);
     row.flops = 2.0 * (double)m * (double)n;
-    row.seconds = bench_time(b, call_tailor, &s);
-    row.floor_seconds = b->floor_beside_seconds;
+    row.seconds = bench_time(b, call_tailor, &s, &row.floor_seconds);
     if (row.seconds < 0) {
         fprintf(stderr, "bench: gemv %zux%zu: %s\n", m, n, tailor_last_error());
         bench_fail(b, "gemv: tailor_sgemv failed");
@@ -137,7 +136,7 @@ static void gemv_row(struct bench *b, size_t m, size_t n, tailor_trans trans)
     }
 #ifdef TAILOR_HAVE_CLBLAST
     if (b->have_clblast)
-        row.clblast_seconds = bench_time(b, call_clblast, &s);
+        row.clblast_seconds = bench_time(b, call_clblast, &s, NULL);
 #endif
     bench_add_row(b, &row);
 done:

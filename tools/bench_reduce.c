@@ -82,8 +82,7 @@ static void reduce_row(struct bench *b, tailor_reduce_op op, tailor_dtype dtype,
     row.n = (long long)s.n;
     row.bytes = (double)s.n * (double)element_bytes;
     row.flops = (double)s.n;
-    row.seconds = bench_time(b, call_tailor, &s);
-    row.floor_seconds = b->floor_beside_seconds;
+    row.seconds = bench_time(b, call_tailor, &s, &row.floor_seconds);
     if (row.seconds < 0) {
         fprintf(stderr, "bench: %s: %s\n", name, tailor_last_error());
         bench_fail(b, "reduce: tailor_reduce failed");
@@ -98,7 +97,7 @@ static void reduce_row(struct bench *b, tailor_reduce_op op, tailor_dtype dtype,
     }
 #ifdef TAILOR_HAVE_CLBLAST
     if (b->have_clblast && op == TAILOR_REDUCE_SUM)
-        row.clblast_seconds = bench_time(b, call_clblast, &s);
+        row.clblast_seconds = bench_time(b, call_clblast, &s, NULL);
 #endif
     bench_add_row(b, &row);
 done:

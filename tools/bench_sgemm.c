@@ -121,8 +121,7 @@ static void sgemm_row(struct bench *b, size_t m, size_t n, size_t k, tailor_tran
     }
     row.flops = 2.0 * (double)m * (double)n * (double)k;
     row.bytes = 4.0 * ((double)m * (double)k + (double)k * (double)n + 2.0 * (double)m * (double)n);
-    row.seconds = bench_time(b, call_tailor, &s);
-    row.floor_seconds = b->floor_beside_seconds;
+    row.seconds = bench_time(b, call_tailor, &s, &row.floor_seconds);
     if (row.seconds < 0) {
         fprintf(stderr, "bench: sgemm %zux%zux%zu: %s\n", m, n, k, tailor_last_error());
         bench_fail(b, "sgemm: tailor_sgemm failed");
@@ -135,7 +134,7 @@ static void sgemm_row(struct bench *b, size_t m, size_t n, size_t k, tailor_tran
     }
 #ifdef TAILOR_HAVE_CLBLAST
     if (b->have_clblast)
-        row.clblast_seconds = bench_time(b, call_clblast, &s);
+        row.clblast_seconds = bench_time(b, call_clblast, &s, NULL);
 #endif
     bench_add_row(b, &row);
 done:

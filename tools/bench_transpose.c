@@ -107,8 +107,7 @@ static void transpose_row(struct bench *b, size_t element_bytes, size_t rows, si
     row.n = (long long)cols;
     row.bytes = 2.0 * (double)bytes;
     row.flops = 0;
-    row.seconds = bench_time(b, call_tailor, &s);
-    row.floor_seconds = b->floor_beside_seconds;
+    row.seconds = bench_time(b, call_tailor, &s, &row.floor_seconds);
     if (row.seconds < 0) {
         fprintf(stderr, "bench: transpose: %s\n", tailor_last_error());
         bench_fail(b, "transpose: tailor_transpose failed");
@@ -121,7 +120,7 @@ static void transpose_row(struct bench *b, size_t element_bytes, size_t rows, si
     }
 #ifdef TAILOR_HAVE_CLBLAST
     if (b->have_clblast && (element_bytes == 4 || (element_bytes == 8 && b->info.has_fp64)))
-        row.clblast_seconds = bench_time(b, call_clblast, &s);
+        row.clblast_seconds = bench_time(b, call_clblast, &s, NULL);
 #endif
     bench_add_row(b, &row);
 done:
