@@ -10,7 +10,8 @@
 // Tuning defines: TRANSPOSE_METHOD_<ELEMENT_BYTES> (TRANSPOSE_LOCAL,
 // TRANSPOSE_REGISTERS, TRANSPOSE_CPU), TRANSPOSE_WG_X, TRANSPOSE_WG_Y,
 // TRANSPOSE_VECTOR_BYTES, TRANSPOSE_LOADS, TRANSPOSE_LOCAL_PAD,
-// TRANSPOSE_DIAGONAL, TRANSPOSE_CPU_BLOCK. src/transpose.c computes the same
+// TRANSPOSE_DIAGONAL, TRANSPOSE_BAND, TRANSPOSE_CPU_BLOCK, TRANSPOSE_LOAD_HINT,
+// TRANSPOSE_STORE_HINT. src/transpose.c computes the same
 // geometry (VEC, tiles, group shape) to launch these kernels.
 //
 // Each program has three kernels of its method; the host picks one per call:
@@ -70,15 +71,49 @@
 #define EDGE 1
 #define UNALIGNED 2
 
+// Aligned 16-byte accesses on NVIDIA may carry cache hints (PTX): a
+// transpose touches every byte once, so its lines need not stay cached.
+#if DEVICE == DEVICE_NVIDIA && VEC * ELEMENT_BYTES == 16 && (TRANSPOSE_LOAD_HINT || TRANSPOSE_STORE_HINT)
+#if TRANSPOSE_LOAD_HINT == 1
+#define LOAD_PTX "ld.global.cs.v4.u32"
+#elif TRANSPOSE_LOAD_HINT == 2
+#define LOAD_PTX "ld.global.nc.L1::no_allocate.v4.u32"
+#else
+#define LOAD_PTX "ld.global.v4.u32"
+#endif
+#if TRANSPOSE_STORE_HINT == 1
+#define STORE_PTX "st.global.cs.v4.u32"
+#else
+#define STORE_PTX "st.global.v4.u32"
+#endif
+inline uint4 load_hinted(const __global void *p)
+{
+    uint x, y, z, w;
+    __asm__(LOAD_PTX " {%0, %1, %2, %3}, [%4];" : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "l"(p));
+    return (uint4)(x, y, z, w);
+}
+inline void store_hinted(__global void *p, uint4 v)
+{
+    __asm__ volatile(STORE_PTX " [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z),
+                     "r"(v.w)
+                     : "memory");
+}
+#define LOAD_ALIGNED(T, p) CAT(as_, T)(load_hinted(p))
+#define STORE_ALIGNED(T, p, v) store_hinted(p, as_uint4(v))
+#else
+#define LOAD_ALIGNED(T, p) (*(const __global T *)(p))
+#define STORE_ALIGNED(T, p, v) (*(__global T *)(p) = (v))
+#endif
+
 // One VEC-element vector at p: through a vector pointer where the host
 // vouched for VEC-element alignment, else through vloadn/vstoren.
-#define LOAD(mode, p) ((mode) == UNALIGNED ? VLOAD(p) : *(const __global ELEMV *)(p))
+#define LOAD(mode, p) ((mode) == UNALIGNED ? VLOAD(p) : LOAD_ALIGNED(ELEMV, p))
 #define STORE(mode, p, v)                                                                           \
     do {                                                                                            \
         if ((mode) == UNALIGNED)                                                                    \
             VSTORE(p, v);                                                                           \
         else                                                                                        \
-            *(__global ELEMV *)(p) = (v);                                                           \
+            STORE_ALIGNED(ELEMV, p, v);                                                             \
     } while (0)
 
 // Register tiles keep their rows as ROW. Elements of 1 and 2 bytes travel as
@@ -111,13 +146,13 @@
 #define AS_ELEMV(v) (v)
 #endif
 
-#define LOAD_ROW(mode, p) ((mode) == UNALIGNED ? AS_ROW(VLOAD(p)) : *(const __global ROW *)(p))
+#define LOAD_ROW(mode, p) ((mode) == UNALIGNED ? AS_ROW(VLOAD(p)) : LOAD_ALIGNED(ROW, p))
 #define STORE_ROW(mode, p, v)                                                                       \
     do {                                                                                            \
         if ((mode) == UNALIGNED)                                                                    \
             VSTORE(p, AS_ELEMV(v));                                                                 \
         else                                                                                        \
-            *(__global ROW *)(p) = (v);                                                             \
+            STORE_ALIGNED(ROW, p, v);                                                               \
     } while (0)
 
 #if SCALED
@@ -297,8 +332,11 @@ inline void store_tile(__global ELEM *p, ulong ld, const ROW *t, uint valid_rows
 // group's tile (x along the columns of A, y along its rows) out of tiles_x
 // tiles a row; TRANSPOSE_DIAGONAL renumbers the tiles along diagonals, so
 // groups running together read and write rows spread over the memory
-// partitions instead of camping on one (a bijection for any grid; the host
-// keeps the group count within 32 bits).
+// partitions instead of camping on one; TRANSPOSE_BAND > 1 walks bands of
+// that many tile rows column by column, so the groups running together
+// cover a block of tiles and B's rows, like A's, are written in runs of
+// several tiles. Each is a bijection for any grid; the host keeps the group
+// count within 32 bits.
 inline uint2 group_tile(uint tiles_x)
 {
     uint linear = (uint)get_group_id(0);
@@ -306,6 +344,13 @@ inline uint2 group_tile(uint tiles_x)
     uint tiles_y = (uint)get_num_groups(0) / tiles_x;
     uint turn = linear / tiles_y, y = linear - turn * tiles_y;
     return (uint2)((turn + y) % tiles_x, y);
+#elif TRANSPOSE_BAND > 1
+    uint tiles_y = (uint)get_num_groups(0) / tiles_x;
+    ulong band_tiles = (ulong)TRANSPOSE_BAND * tiles_x;
+    uint band = (uint)(linear / band_tiles), within = (uint)(linear - band * band_tiles);
+    uint band_rows = min((uint)TRANSPOSE_BAND, tiles_y - band * TRANSPOSE_BAND);
+    uint x = within / band_rows;
+    return (uint2)(x, band * TRANSPOSE_BAND + within - x * band_rows);
 #else
     uint y = linear / tiles_x;
     return (uint2)(linear - y * tiles_x, y);

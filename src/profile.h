@@ -75,7 +75,10 @@ enum kernel_source {
 // Transpose (src/transpose.c, cl/transpose.cl): the method per element size
 // (0 local tile, 1 register tiles, 2 CPU blocks), the work-group shape, the
 // bytes per access, the 16-byte loads in flight per work-item, the local
-// tile's padding, diagonal order of the groups, and the CPU block's edge.
+// tile's padding, diagonal order of the groups or bands of tile rows walked
+// column by column (1: row by row), the CPU block's edge, and the
+// cache hints of 16-byte global accesses on NVIDIA (loads: 0 none, 1 evict
+// first, 2 read-only without L1 allocation; stores: 0 none, 1 evict first).
 #define TRANSPOSE_TUNING_PARAMETERS(X)                                                              \
     X(TRANSPOSE_METHOD_1, SOURCE_TRANSPOSE, 1, 0, 2, 0)                                             \
     X(TRANSPOSE_METHOD_2, SOURCE_TRANSPOSE, 1, 0, 2, 0)                                             \
@@ -88,7 +91,10 @@ enum kernel_source {
     X(TRANSPOSE_LOADS, SOURCE_TRANSPOSE, 8, 1, 64, 1)                                               \
     X(TRANSPOSE_LOCAL_PAD, SOURCE_TRANSPOSE, 1, 0, 8, 0)                                            \
     X(TRANSPOSE_DIAGONAL, SOURCE_TRANSPOSE, 0, 0, 1, 0)                                             \
-    X(TRANSPOSE_CPU_BLOCK, SOURCE_TRANSPOSE, 64, 16, 1024, 1)
+    X(TRANSPOSE_BAND, SOURCE_TRANSPOSE, 1, 1, 4096, 0)                                              \
+    X(TRANSPOSE_CPU_BLOCK, SOURCE_TRANSPOSE, 64, 16, 1024, 1)                                      \
+    X(TRANSPOSE_LOAD_HINT, SOURCE_TRANSPOSE, 0, 0, 2, 0)                                            \
+    X(TRANSPOSE_STORE_HINT, SOURCE_TRANSPOSE, 0, 0, 1, 0)
 
 // SGEMM (cl/sgemm.cl says what each does). The tiled kernel has two tile
 // sets: the big one (SGEMM_*) and a smaller one (SGEMM_MID_*) for shapes

@@ -70,6 +70,7 @@ static const struct code_switch {
     {"registers", &embedded_source_transpose,
      "TRANSPOSE_METHOD_1=1,TRANSPOSE_METHOD_2=1,TRANSPOSE_METHOD_4=1,TRANSPOSE_METHOD_8=1,"
      "TRANSPOSE_METHOD_16=1,TRANSPOSE_DIAGONAL=1,TRANSPOSE_VECTOR_BYTES=64"},
+    {"hints-and-bands", &embedded_source_transpose, "TRANSPOSE_LOAD_HINT=2,TRANSPOSE_STORE_HINT=1,TRANSPOSE_BAND=4"},
     {"cpu-method", &embedded_source_transpose,
      "TRANSPOSE_METHOD_1=2,TRANSPOSE_METHOD_2=2,TRANSPOSE_METHOD_4=2,TRANSPOSE_METHOD_8=2,"
      "TRANSPOSE_METHOD_16=2,TRANSPOSE_VECTOR_BYTES=4"},

@@ -363,6 +363,9 @@ static const struct config configs[] = {
      32},
     {ALL_METHODS("2") ",TRANSPOSE_WG_X=2,TRANSPOSE_WG_Y=1,TRANSPOSE_CPU_BLOCK=16,TRANSPOSE_VECTOR_BYTES=64",
      64},
+    // Bands of tile rows that divide no grid evenly.
+    {ALL_METHODS("0") ",TRANSPOSE_WG_X=4,TRANSPOSE_WG_Y=4,TRANSPOSE_BAND=3,TRANSPOSE_VECTOR_BYTES=8", 8},
+    {ALL_METHODS("1") ",TRANSPOSE_WG_X=2,TRANSPOSE_WG_Y=2,TRANSPOSE_BAND=5", 0},
 };
 
 static const struct config small_configs[] = {
