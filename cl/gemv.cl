@@ -10,8 +10,12 @@
 // Element j of x is x[x_base + j * incx] and output i is y[y_base + i * incy]:
 // the host folds negative increments into the bases, in BLAS order.
 //
-// Every kernel takes the same arguments (KERNEL_ARGS below). The *_split
-// kernels cut the dots into get_num_groups(1) slices of `slice` elements
+// The row, column and CPU kernels take a, x, y and the call's scalars packed
+// in one ulong16 (lanes GEMV_CALL_* of symbols.h), then, in the kernels that
+// may split the dots, the scratch buffer: NVIDIA's driver spends about 0.05 us
+// per argument and 0.5 us per buffer argument on every launch, which is most
+// of a short GEMV's cost. The templates see the scalars unpacked
+// (CALL_PARAMETERS). The *_split kernels cut the dots into get_num_groups(1) slices of `slice` elements
 // (split-k): each group writes partial results to the scratch buffer; with
 // GEMV_ONE_PASS the last group of each block to finish (an atomic ticket, as
 // in the reduction) adds them up and writes y, then resets the ticket,
@@ -28,11 +32,32 @@
 // as constant arguments: forced inline, so every kernel folds them.
 #define TEMPLATE inline __attribute__((always_inline))
 
-#define KERNEL_ARGS                                                                            \
+#define KERNEL_PARAMETERS                                                                      \
+    const __global float *a, const __global float *x, __global float *y, ulong16 packed
+#define SPLIT_KERNEL_PARAMETERS KERNEL_PARAMETERS, __global uint *scratch
+
+#define CALL_PARAMETERS                                                                        \
     const __global float *a, ulong a_offset, ulong lda, const __global float *x, ulong x_base, \
         long incx, __global float *y, ulong y_base, long incy, ulong outputs, ulong k,         \
         ulong per_item, ulong slice, float alpha, float beta, __global uint *scratch,          \
         ulong tickets_at, ulong partials_at
+#define CALL_ARGUMENTS                                                                         \
+    a, a_offset, lda, x, x_base, incx, y, y_base, incy, outputs, k, per_item, slice, alpha,   \
+        beta, scratch, tickets_at, partials_at
+
+// Declares the call's scalars from `packed` (through a private array: see sumN).
+#define UNPACK_CALL                                                                            \
+    ulong call_lanes[16];                                                                      \
+    vstore16(packed, 0, call_lanes);                                                           \
+    const ulong a_offset = call_lanes[GEMV_CALL_A_OFFSET], lda = call_lanes[GEMV_CALL_LDA];    \
+    const ulong x_base = call_lanes[GEMV_CALL_X_BASE], y_base = call_lanes[GEMV_CALL_Y_BASE];  \
+    const long incx = (long)call_lanes[GEMV_CALL_INCX], incy = (long)call_lanes[GEMV_CALL_INCY]; \
+    const ulong outputs = call_lanes[GEMV_CALL_OUTPUTS], k = call_lanes[GEMV_CALL_K];          \
+    const ulong per_item = call_lanes[GEMV_CALL_PER_ITEM], slice = call_lanes[GEMV_CALL_SLICE]; \
+    const float alpha = as_float((uint)call_lanes[GEMV_CALL_ALPHA_BETA]);                      \
+    const float beta = as_float((uint)(call_lanes[GEMV_CALL_ALPHA_BETA] >> 32));               \
+    const ulong tickets_at = call_lanes[GEMV_CALL_TICKETS_AT];                                 \
+    const ulong partials_at = call_lanes[GEMV_CALL_PARTIALS_AT]
 
 // sumN(v): the sum of v's components, pairwise. Through a private array
 // rather than component swizzles, which Oclgrind's uninitialized-value
@@ -198,7 +223,7 @@ TEMPLATE void dots_vector(const __global float *a, const ulong *at, uint batch,
 // Row kernels: segment s of `lanes` work-items computes lines first + s +
 // b * segments (b < batch) of the group's block. Lines past the end load the
 // last line and discard it, so every work-item reaches the reductions.
-TEMPLATE void gemv_rows(KERNEL_ARGS, __local float *reduce_scratch, __local uint *last_flag,
+TEMPLATE void gemv_rows(CALL_PARAMETERS, __local float *reduce_scratch, __local uint *last_flag,
                       uint lanes, uint batch, int vector, int split)
 {
     const uint lid = get_local_id(0), lane = lid & (lanes - 1), segments = GEMV_ROW_WG / lanes;
@@ -251,28 +276,36 @@ TEMPLATE void gemv_rows(KERNEL_ARGS, __local float *reduce_scratch, __local uint
 #endif
 }
 
-#define DEFINE_ROW_KERNEL_(NAME, LANES, BATCH, VECTOR, SPLIT)                                  \
-    __kernel __attribute__((reqd_work_group_size(GEMV_ROW_WG, 1, 1))) void NAME(KERNEL_ARGS)    \
+// Whole kernels take no scratch buffer (one buffer argument fewer).
+#define WHOLE_SCRATCH __global uint *scratch = 0
+#define SPLIT_SCRATCH (void)0
+
+#define DEFINE_ROW_KERNEL_(NAME, LANES, BATCH, VECTOR, SPLIT, PARAMETERS, SCRATCH)             \
+    __kernel __attribute__((reqd_work_group_size(GEMV_ROW_WG, 1, 1))) void NAME(PARAMETERS)     \
     {                                                                                          \
         __local float reduce_scratch[GEMV_ROW_WG];                                             \
         __local uint last_flag;                                                                \
+        UNPACK_CALL;                                                                           \
+        SCRATCH;                                                                               \
         (void)per_item;                                                                        \
-        gemv_rows(a, a_offset, lda, x, x_base, incx, y, y_base, incy, outputs, k, per_item,    \
-                  slice, alpha, beta, scratch, tickets_at, partials_at, reduce_scratch,        \
-                  &last_flag, LANES, BATCH, VECTOR, SPLIT);                                    \
+        gemv_rows(CALL_ARGUMENTS, reduce_scratch, &last_flag, LANES, BATCH, VECTOR, SPLIT);    \
     }
 #define DEFINE_ROW_KERNEL(NAME, LANES, BATCH, VECTOR)                                          \
-    DEFINE_ROW_KERNEL_(NAME, LANES, BATCH, VECTOR, 0)                                          \
-    DEFINE_ROW_KERNEL_(CAT(NAME, _split), LANES, BATCH, VECTOR, 1)
+    DEFINE_ROW_KERNEL_(NAME, LANES, BATCH, VECTOR, 0, KERNEL_PARAMETERS, WHOLE_SCRATCH)        \
+    DEFINE_ROW_KERNEL_(CAT(NAME, _split), LANES, BATCH, VECTOR, 1, SPLIT_KERNEL_PARAMETERS,    \
+                       SPLIT_SCRATCH)
 
 // Several lines per lockstep group, for short dots (the host picks the
-// narrowest segment that covers k).
-DEFINE_ROW_KERNEL(gemv_row_lanes1, 1, GEMV_ROW_BATCH, 0)
-DEFINE_ROW_KERNEL(gemv_row_lanes2, 2, GEMV_ROW_BATCH, 0)
-DEFINE_ROW_KERNEL(gemv_row_lanes4, 4, GEMV_ROW_BATCH, 0)
-DEFINE_ROW_KERNEL(gemv_row_lanes8, 8, GEMV_ROW_BATCH, 0)
-DEFINE_ROW_KERNEL(gemv_row_lanes16, 16, GEMV_ROW_BATCH, 0)
-DEFINE_ROW_KERNEL(gemv_row_lanes32, 32, GEMV_ROW_BATCH, 0)
+// narrowest segment that covers k), with scalar or vector loads.
+#define DEFINE_LANES_KERNELS(LANES)                                                            \
+    DEFINE_ROW_KERNEL(gemv_row_lanes##LANES, LANES, GEMV_ROW_BATCH, 0)                         \
+    DEFINE_ROW_KERNEL(gemv_row_lanes##LANES##_vec, LANES, GEMV_ROW_BATCH, 1)
+DEFINE_LANES_KERNELS(1)
+DEFINE_LANES_KERNELS(2)
+DEFINE_LANES_KERNELS(4)
+DEFINE_LANES_KERNELS(8)
+DEFINE_LANES_KERNELS(16)
+DEFINE_LANES_KERNELS(32)
 // One lockstep group (ROW_LANES work-items) per line.
 DEFINE_ROW_KERNEL(gemv_row_wide, ROW_LANES, GEMV_ROW_BATCH, 0)
 DEFINE_ROW_KERNEL(gemv_row_wide_vec, ROW_LANES, GEMV_ROW_BATCH, 1)
@@ -285,7 +318,7 @@ DEFINE_ROW_KERNEL(gemv_row_group_vec, GEMV_ROW_WG, 1, 1)
 // walks down every TY-th line of the group's slice (neighbouring work-items
 // load neighbouring vectors of a line: coalesced), then the TY partial sums
 // of each output meet in local memory.
-TEMPLATE void gemv_cols(KERNEL_ARGS, __local COLV *part, __local uint *last_flag, int aligned,
+TEMPLATE void gemv_cols(CALL_PARAMETERS, __local COLV *part, __local uint *last_flag, int aligned,
                       int split)
 {
     const uint tx = get_local_id(0), ty = get_local_id(1);
@@ -363,22 +396,23 @@ TEMPLATE void gemv_cols(KERNEL_ARGS, __local COLV *part, __local uint *last_flag
 #endif
 }
 
-#define DEFINE_COL_KERNEL(NAME, ALIGNED, SPLIT)                                                \
-    __kernel void NAME(KERNEL_ARGS)                                                            \
+#define DEFINE_COL_KERNEL_(NAME, ALIGNED, SPLIT, PARAMETERS, SCRATCH)                          \
+    __kernel void NAME(PARAMETERS)                                                             \
     {                                                                                          \
         __local COLV part[GEMV_COL_WG];                                                        \
         __local uint last_flag;                                                                \
+        UNPACK_CALL;                                                                           \
+        SCRATCH;                                                                               \
         (void)per_item;                                                                        \
-        gemv_cols(a, a_offset, lda, x, x_base, incx, y, y_base, incy, outputs, k, per_item,    \
-                  slice, alpha, beta, scratch, tickets_at, partials_at, part, &last_flag,      \
-                  ALIGNED, SPLIT);                                                             \
+        gemv_cols(CALL_ARGUMENTS, part, &last_flag, ALIGNED, SPLIT);                           \
     }
+#define DEFINE_COL_KERNEL(NAME, ALIGNED)                                                       \
+    DEFINE_COL_KERNEL_(NAME, ALIGNED, 0, KERNEL_PARAMETERS, WHOLE_SCRATCH)                     \
+    DEFINE_COL_KERNEL_(CAT(NAME, _split), ALIGNED, 1, SPLIT_KERNEL_PARAMETERS, SPLIT_SCRATCH)
 
-DEFINE_COL_KERNEL(gemv_col_vec, 1, 0)
-DEFINE_COL_KERNEL(gemv_col_vec_split, 1, 1)
+DEFINE_COL_KERNEL(gemv_col_vec, 1)
 // Lines not aligned to whole vectors: element-aligned vector loads.
-DEFINE_COL_KERNEL(gemv_col, 0, 0)
-DEFINE_COL_KERNEL(gemv_col_split, 0, 1)
+DEFINE_COL_KERNEL(gemv_col, 0)
 
 #else // DEVICE == DEVICE_CPU
 
@@ -455,8 +489,9 @@ TEMPLATE CPUV cpu_dots(const __global float *a, const ulong *at, const __global 
 }
 
 // Work-item (i, s): lines [i * per_item, (i + 1) * per_item) over slice s.
-__kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemv_cpu_rows(KERNEL_ARGS)
+__kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemv_cpu_rows(SPLIT_KERNEL_PARAMETERS)
 {
+    UNPACK_CALL;
     const ulong first = get_global_id(0) * per_item, last = min(outputs, first + per_item);
     const ulong begin = get_global_id(1) * slice, end = min(k, begin + slice);
     const uint slices = get_global_size(1);
@@ -497,8 +532,9 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemv_cpu_rows(KERNE
 
 // Work-item (i, s): outputs [i * per_item, (i + 1) * per_item) over the lines
 // of slice s, in strips of GEMV_CPU_COLS outputs held in vector registers.
-__kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemv_cpu_cols(KERNEL_ARGS)
+__kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemv_cpu_cols(SPLIT_KERNEL_PARAMETERS)
 {
+    UNPACK_CALL;
     const ulong first = get_global_id(0) * per_item, last = min(outputs, first + per_item);
     const ulong begin = get_global_id(1) * slice, end = min(k, begin + slice);
     const uint slices = get_global_size(1);

@@ -31,4 +31,21 @@
 // 0, the work-groups' partial results from this byte offset on.
 #define REDUCE_SCRATCH_PARTIALS_OFFSET 128
 
+// Lanes of the ulong16 that carries a GEMV call's scalars to its kernel
+// (src/gemv.c packs, cl/gemv.cl unpacks); alpha and beta are the low and
+// high 32 bits of one lane.
+#define GEMV_CALL_A_OFFSET 0
+#define GEMV_CALL_LDA 1
+#define GEMV_CALL_X_BASE 2
+#define GEMV_CALL_INCX 3
+#define GEMV_CALL_Y_BASE 4
+#define GEMV_CALL_INCY 5
+#define GEMV_CALL_OUTPUTS 6
+#define GEMV_CALL_K 7
+#define GEMV_CALL_PER_ITEM 8
+#define GEMV_CALL_SLICE 9
+#define GEMV_CALL_ALPHA_BETA 10
+#define GEMV_CALL_TICKETS_AT 11
+#define GEMV_CALL_PARTIALS_AT 12
+
 #endif

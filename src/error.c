@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 // Large enough for a typical build log; longer messages are truncated.
 static _Thread_local char last_error[16384];
@@ -24,7 +25,10 @@ void error_clear(void)
 
 void variant_set(const char *name)
 {
-    snprintf(last_variant, sizeof last_variant, "%s", name);
+    // Not snprintf: this runs on every launch.
+    size_t length = strnlen(name, sizeof last_variant - 1);
+    memcpy(last_variant, name, length);
+    last_variant[length] = '\0';
 }
 
 const char *tailor_last_error(void)

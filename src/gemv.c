@@ -12,6 +12,7 @@
 #include "program.h"
 #include "reduce.h"
 #include "scratch.h"
+#include "symbols.h"
 
 // One call as the kernels see it: `outputs` elements of y, each a dot of `k`
 // elements, over a matrix of contiguous lines `lda` apart.
@@ -37,6 +38,7 @@ struct gemv_plan {
     cl_ulong slice;    // dot elements per slice; k when the dots are not split
     size_t slices;
     int two_pass; // split, finished by gemv_finish
+    int takes_scratch; // split GPU kernels and the CPU kernels
     char variant[64];
 };
 
@@ -123,26 +125,53 @@ static void plan_slices(const struct gemv_call *c, struct gemv_plan *p, cl_ulong
     p->two_pass = p->slices > 1 && !c->ctx->profile.tune[TUNE_GEMV_ONE_PASS];
 }
 
+// Appends text (and then the decimal number, if not NULL) to the string in
+// buffer, cutting at its size. Names are built on every call, where
+// snprintf's parsing would cost a short GEMV a measurable share of its time.
+static void append(char *buffer, size_t size, const char *text, const size_t *number)
+{
+    size_t used = strlen(buffer), length = strlen(text);
+    char digits[24];
+    if (used + length >= size)
+        length = size - 1 - used;
+    memcpy(buffer + used, text, length);
+    buffer[used + length] = '\0';
+    if (!number)
+        return;
+    size_t n = *number, at = sizeof digits - 1;
+    digits[at] = '\0';
+    do
+        digits[--at] = (char)('0' + n % 10);
+    while ((n /= 10) > 0);
+    append(buffer, size, digits + at, NULL);
+}
+
 // The kernel (GPU kernels have a separate _split version) and the variant's
 // name for tailor_last_variant().
 static void name_variant(struct gemv_plan *p, const char *kernel, const char *shape,
-                         unsigned vector, int fallback)
+                         size_t vector, int fallback)
 {
     int cpu = strncmp(kernel, "gemv_cpu", 8) == 0;
-    snprintf(p->kernel, sizeof p->kernel, "%s%s", kernel, p->slices > 1 && !cpu ? "_split" : "");
-    char split[48] = "";
-    if (p->slices > 1)
-        snprintf(split, sizeof split, "/split-k%zu%s", p->slices, p->two_pass ? "/two-pass" : "");
-    char width[16] = "";
+    p->takes_scratch = cpu || p->slices > 1;
+    p->kernel[0] = p->variant[0] = '\0';
+    append(p->kernel, sizeof p->kernel, kernel, NULL);
+    if (p->slices > 1 && !cpu)
+        append(p->kernel, sizeof p->kernel, "_split", NULL);
+    append(p->variant, sizeof p->variant, shape, NULL);
     if (vector)
-        snprintf(width, sizeof width, "-vec%u", vector);
-    snprintf(p->variant, sizeof p->variant, "%s%s%s%s", shape, width, split,
-             fallback ? "/general-stride" : "");
+        append(p->variant, sizeof p->variant, "-vec", &vector);
+    if (p->slices > 1)
+        append(p->variant, sizeof p->variant, "/split-k", &p->slices);
+    if (p->two_pass)
+        append(p->variant, sizeof p->variant, "/two-pass", NULL);
+    if (fallback)
+        append(p->variant, sizeof p->variant, "/general-stride", NULL);
 }
 
-static const char *const lane_kernels[] = {
-    "gemv_row_lanes1", "gemv_row_lanes2",  "gemv_row_lanes4",
-    "gemv_row_lanes8", "gemv_row_lanes16", "gemv_row_lanes32",
+static const char *const lane_kernels[][2] = {
+    {"gemv_row_lanes1", "gemv_row_lanes1_vec"},   {"gemv_row_lanes2", "gemv_row_lanes2_vec"},
+    {"gemv_row_lanes4", "gemv_row_lanes4_vec"},   {"gemv_row_lanes8", "gemv_row_lanes8_vec"},
+    {"gemv_row_lanes16", "gemv_row_lanes16_vec"}, {"gemv_row_lanes32", "gemv_row_lanes32_vec"},
 };
 
 // Dots along lines: several lines per lockstep group for short dots, one
@@ -159,15 +188,17 @@ static void plan_rows(const struct gemv_call *c, struct gemv_plan *p)
     const char *kernel, *shape;
     char multi_row[32];
     if (c->k <= (cl_ulong)t[TUNE_GEMV_MULTI_ROW_MAX_K]) {
+        cl_ulong elements = (cl_ulong)t[TUNE_GEMV_MULTI_ROW_ELEMENTS];
         unsigned log2_lanes = 0;
         // GEMV_MULTI_ROW_LANES is at most 32, the last of lane_kernels.
         while (log2_lanes + 1 < sizeof lane_kernels / sizeof lane_kernels[0] &&
-               (1ull << log2_lanes) < c->k && (1 << log2_lanes) < t[TUNE_GEMV_MULTI_ROW_LANES])
+               (elements << log2_lanes) < c->k && (1 << log2_lanes) < t[TUNE_GEMV_MULTI_ROW_LANES])
             ++log2_lanes;
         lanes = 1ull << log2_lanes;
-        wants_vector = 0;
-        kernel = lane_kernels[log2_lanes];
-        snprintf(multi_row, sizeof multi_row, "row/multi-row-%u", 1u << log2_lanes);
+        wants_vector = elements >= width;
+        kernel = lane_kernels[log2_lanes][wants_vector && aligned];
+        multi_row[0] = '\0';
+        append(multi_row, sizeof multi_row, "row/multi-row-", &(size_t){(size_t)1 << log2_lanes});
         shape = multi_row;
     } else if (c->k >= (cl_ulong)t[TUNE_GEMV_GROUP_MIN_K]) {
         lanes = group;
@@ -188,7 +219,7 @@ static void plan_rows(const struct gemv_call *c, struct gemv_plan *p)
     p->global[1] = p->slices;
     p->local[0] = (size_t)group;
     p->local[1] = 1;
-    name_variant(p, kernel, shape, vector ? (unsigned)width : 0, wants_vector && !aligned);
+    name_variant(p, kernel, shape, vector ? (size_t)width : 0, wants_vector && !aligned);
 }
 
 // Dots across lines: TX work-items of a group along the outputs, the rest of
@@ -207,7 +238,7 @@ static void plan_columns(const struct gemv_call *c, struct gemv_plan *p)
     p->global[1] = p->slices * (size_t)ty;
     p->local[0] = (size_t)tx;
     p->local[1] = (size_t)ty;
-    name_variant(p, aligned ? "gemv_col_vec" : "gemv_col", "column", aligned ? (unsigned)width : 0,
+    name_variant(p, aligned ? "gemv_col_vec" : "gemv_col", "column", aligned ? (size_t)width : 0,
                  !aligned);
 }
 
@@ -249,6 +280,31 @@ static tailor_status finish(const struct gemv_call *c, const struct gemv_plan *p
     return status;
 }
 
+// The call's scalars as the kernels unpack them (cl/symbols.h: GEMV_CALL_*).
+static cl_ulong16 pack_call(const struct gemv_call *c, const struct gemv_plan *p, cl_ulong tickets_at,
+                            cl_ulong partials_at)
+{
+    cl_uint alpha_bits, beta_bits;
+    memcpy(&alpha_bits, &c->alpha, sizeof alpha_bits);
+    memcpy(&beta_bits, &c->beta, sizeof beta_bits);
+    cl_ulong16 packed;
+    memset(&packed, 0, sizeof packed);
+    packed.s[GEMV_CALL_A_OFFSET] = c->a_offset;
+    packed.s[GEMV_CALL_LDA] = c->lda;
+    packed.s[GEMV_CALL_X_BASE] = c->x_base;
+    packed.s[GEMV_CALL_INCX] = (cl_ulong)c->incx;
+    packed.s[GEMV_CALL_Y_BASE] = c->y_base;
+    packed.s[GEMV_CALL_INCY] = (cl_ulong)c->incy;
+    packed.s[GEMV_CALL_OUTPUTS] = c->outputs;
+    packed.s[GEMV_CALL_K] = c->k;
+    packed.s[GEMV_CALL_PER_ITEM] = p->per_item;
+    packed.s[GEMV_CALL_SLICE] = p->slice;
+    packed.s[GEMV_CALL_ALPHA_BETA] = alpha_bits | (cl_ulong)beta_bits << 32;
+    packed.s[GEMV_CALL_TICKETS_AT] = tickets_at;
+    packed.s[GEMV_CALL_PARTIALS_AT] = partials_at;
+    return packed;
+}
+
 static tailor_status launch(const struct gemv_call *c, const struct gemv_plan *p)
 {
     struct scratch_layout l;
@@ -262,12 +318,10 @@ static tailor_status launch(const struct gemv_call *c, const struct gemv_plan *p
         status = scratch_acquire(c->ctx->scratch, c->queue,
                                  (size_t)(partials_at + c->outputs * p->slices) * 4, c->wait_count,
                                  c->wait_list, &scratch);
+    cl_ulong16 packed = pack_call(c, p, tickets_at, partials_at);
     if (status == TAILOR_SUCCESS)
-        status = set_kernel_args(&kernel, 18, KERNEL_MEM(c->a), KERNEL_ARG(c->a_offset), KERNEL_ARG(c->lda),
-            KERNEL_MEM(c->x), KERNEL_ARG(c->x_base), KERNEL_ARG(c->incx), KERNEL_MEM(c->y),
-            KERNEL_ARG(c->y_base), KERNEL_ARG(c->incy), KERNEL_ARG(c->outputs), KERNEL_ARG(c->k),
-            KERNEL_ARG(p->per_item), KERNEL_ARG(p->slice), KERNEL_ARG(c->alpha), KERNEL_ARG(c->beta),
-            KERNEL_MEM(scratch.buffer), KERNEL_ARG(tickets_at), KERNEL_ARG(partials_at));
+        status = set_kernel_args(&kernel, p->takes_scratch ? 5 : 4, KERNEL_MEM(c->a), KERNEL_MEM(c->x),
+                                 KERNEL_MEM(c->y), KERNEL_ARG(packed), KERNEL_MEM(scratch.buffer));
     if (status == TAILOR_SUCCESS) {
         cl_uint wait_count = scratch.ready ? 1 : c->wait_count;
         const cl_event *wait_list = scratch.ready ? &scratch.ready : c->wait_list;

@@ -48,8 +48,11 @@ struct profile_row {
 
 // Measured on an H100 (tailor bench, TAILOR_TUNE sweeps): whole-SM groups
 // with 32-byte loads stream a 2^28 sum at about 3.0 TB/s.
-// GEMV: not yet swept; 8 groups of 256 fill an SM's 2048 threads, and
-// whole-group dots start at 16384 elements.
+// GEMV: 8 groups of 256 fill an SM's 2048 threads, and whole-group dots
+// start at 16384 elements. Dots up to 128 elements long take 16 elements per
+// work-item in float4 loads (16384 x 128: one launch floor + 2.0 us, where a
+// warp per row took + 2.7 us; x16 and x32 are bound by the launch either way).
+
 // Transpose, from H100 sweeps (tailor bench --op transpose, TAILOR_TUNE):
 // 64 x 64 local-memory tiles moved by 16 x 8 work-groups in float4 steps
 // reach 2.87-2.88 TB/s for floats and doubles, where the seed's 4x4 register
@@ -67,6 +70,7 @@ static const struct tuning_value nvidia_tuning[] = {
     {TUNE_REDUCE_WG_SIZE, 1024}, {TUNE_REDUCE_GROUPS_PER_CU, 2}, {TUNE_REDUCE_VECTOR_BYTES, 32},
     {TUNE_REDUCE_UNROLL, 4},     {TUNE_REDUCE_ONE_PASS, 1},      {TUNE_REDUCE_SMALL_N, 32768},
     {TUNE_GEMV_GROUPS_PER_CU, 8}, {TUNE_GEMV_GROUP_MIN_K, 16384}, {TUNE_GEMV_ONE_PASS, 1},
+    {TUNE_GEMV_MULTI_ROW_MAX_K, 128}, {TUNE_GEMV_MULTI_ROW_ELEMENTS, 16},
     {TUNE_TRANSPOSE_WG_X, 16},   {TUNE_TRANSPOSE_WG_Y, 8},       {TUNE_TRANSPOSE_LOADS, 8},
     {TUNE_TRANSPOSE_METHOD_4, TRANSPOSE_LOCAL}, {TUNE_TRANSPOSE_METHOD_8, TRANSPOSE_LOCAL},
     {TUNE_TRANSPOSE_LOAD_HINT, 1}, {TUNE_TRANSPOSE_STORE_HINT, 1},

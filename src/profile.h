@@ -35,8 +35,10 @@ enum kernel_source {
 // - GEMV_ROW_BATCH: lines each segment of lanes computes at once (loads of
 //   several lines in flight).
 // - GEMV_MULTI_ROW_MAX_K: dots up to this long share a lockstep group between
-//   several lines, each taking the narrowest power-of-two segment covering the
-//   dot, at most GEMV_MULTI_ROW_LANES work-items.
+//   several lines, each taking the narrowest power-of-two segment whose
+//   work-items, GEMV_MULTI_ROW_ELEMENTS elements each, cover the dot, at most
+//   GEMV_MULTI_ROW_LANES work-items; GEMV_VECTOR-wide loads when the elements
+//   per work-item are at least that many and the data is aligned.
 // - GEMV_VECTOR: floats per vector load in the row kernels, used from dots of
 //   GEMV_VECTOR_MIN_K on when lines and x are aligned and x is unit-stride.
 // - GEMV_GROUP_MIN_K: dots from this long on get a whole work-group per line.
@@ -58,6 +60,7 @@ enum kernel_source {
     X(GEMV_ROW_BATCH, SOURCE_GEMV, 1, 1, 8, 0)                                                      \
     X(GEMV_MULTI_ROW_MAX_K, SOURCE_GEMV, 16, 0, 1 << 20, 0)                                         \
     X(GEMV_MULTI_ROW_LANES, SOURCE_GEMV, 16, 1, 32, 1)                                              \
+    X(GEMV_MULTI_ROW_ELEMENTS, SOURCE_GEMV, 1, 1, 64, 1)                                            \
     X(GEMV_VECTOR, SOURCE_GEMV, 4, 2, 16, 1)                                                        \
     X(GEMV_VECTOR_MIN_K, SOURCE_GEMV, 128, 1, 1 << 30, 0)                                           \
     X(GEMV_GROUP_MIN_K, SOURCE_GEMV, 8192, 1, 1 << 30, 0)                                           \

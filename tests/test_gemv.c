@@ -490,6 +490,9 @@ static const struct tuning gpu_tunings[] = {
      "GEMV_GROUP_MIN_K=300,GEMV_UNROLL=3,GEMV_COL_WG=32,GEMV_COL_THREADS=8,GEMV_COL_VECTOR=2,"
      "GEMV_COL_UNROLL=1,GEMV_GROUPS_PER_CU=16,GEMV_SPLIT_MIN_ELEMENTS=64",
      "row/multi-row-4/split-k|row/warp-per-row-vec8|row/group-per-row-vec8|column-vec2/split-k", 0, 0},
+    // Short dots with several elements per work-item: vector and scalar multi-row kernels.
+    {"generic", "GEMV_MULTI_ROW_MAX_K=128,GEMV_MULTI_ROW_ELEMENTS=8,GEMV_MULTI_ROW_LANES=32",
+     "row/multi-row-1|row/multi-row-2-vec4|row/multi-row-8-vec4|multi-row-4/general-stride", 0, 0},
     {"generic", "GEMV_MULTI_ROW_MAX_K=0,GEMV_VECTOR_MIN_K=1,GEMV_ROW_LANES=64,GEMV_COL_VECTOR=16,GEMV_COL_WG=64",
      "row/warp-per-row-vec4|column-vec16", 0, 0},
 };
