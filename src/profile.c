@@ -57,10 +57,13 @@ struct profile_row {
 // 64 x 64 local-memory tiles moved by 16 x 8 work-groups in float4 steps
 // reach 2.87-2.88 TB/s for floats and doubles, where the seed's 4x4 register
 // tiles in 8 x 8 groups gave 2.64-2.72; 1-byte elements keep register tiles.
-// Evict-first hints on both the loads and the stores: 186.1-186.3 us for an
-// 8192 x 8192 float transpose against 186.9-187.1 without, in three paired
-// runs (either hint alone was slower: 191 and 188 us); bands of tile rows
-// (4 to 64) and read-only loads were slower too.
+// Then, for an 8192 x 8192 float transpose (a plain copy kernel of the same
+// bytes: 180.5 us): evict-first hints on both the loads and the stores,
+// 186.1-186.3 us against 186.9-187.1 without (either hint alone was slower);
+// the tiles in column order (one band of every tile row), 185.5-185.8; and
+// 16 x 32 groups (two float4 rows per work-item), 185.2-185.5, where 16 x 4
+// and 16 x 16 took 186.3-186.7. Without the store hint the column order
+// took 189 us; bands of 2 to 64 tile rows were slower than either order.
 // SGEMM (to be swept on the H100): 128x128x16 tiles of 256 work-items with
 // 8x8 register tiles as 2x2 float4 quadrants, warps as interleaved 8x4
 // patches, float4 global loads, both local tiles padded and double-buffered
@@ -71,9 +74,9 @@ static const struct tuning_value nvidia_tuning[] = {
     {TUNE_REDUCE_UNROLL, 4},     {TUNE_REDUCE_ONE_PASS, 1},      {TUNE_REDUCE_SMALL_N, 32768},
     {TUNE_GEMV_GROUPS_PER_CU, 8}, {TUNE_GEMV_GROUP_MIN_K, 16384}, {TUNE_GEMV_ONE_PASS, 1},
     {TUNE_GEMV_MULTI_ROW_MAX_K, 128}, {TUNE_GEMV_MULTI_ROW_ELEMENTS, 16},
-    {TUNE_TRANSPOSE_WG_X, 16},   {TUNE_TRANSPOSE_WG_Y, 8},       {TUNE_TRANSPOSE_LOADS, 8},
+    {TUNE_TRANSPOSE_WG_X, 16},   {TUNE_TRANSPOSE_WG_Y, 32},      {TUNE_TRANSPOSE_LOADS, 8},
     {TUNE_TRANSPOSE_METHOD_4, TRANSPOSE_LOCAL}, {TUNE_TRANSPOSE_METHOD_8, TRANSPOSE_LOCAL},
-    {TUNE_TRANSPOSE_LOAD_HINT, 1}, {TUNE_TRANSPOSE_STORE_HINT, 1},
+    {TUNE_TRANSPOSE_LOAD_HINT, 1}, {TUNE_TRANSPOSE_STORE_HINT, 1}, {TUNE_TRANSPOSE_BAND, 4096},
     {TUNE_SGEMM_BM, 128},        {TUNE_SGEMM_BN, 128},           {TUNE_SGEMM_BK, 16},
     {TUNE_SGEMM_TM, 8},          {TUNE_SGEMM_TN, 8},             {TUNE_SGEMM_VWM, 4},
     {TUNE_SGEMM_VWN, 4},         {TUNE_SGEMM_WARP_TX, 8},        {TUNE_SGEMM_WARP_TY, 4},

@@ -66,7 +66,7 @@ static const struct code_switch {
 } code_switches[] = {
     {"local", &embedded_source_transpose,
      "TRANSPOSE_METHOD_1=0,TRANSPOSE_METHOD_2=0,TRANSPOSE_METHOD_4=0,TRANSPOSE_METHOD_8=0,"
-     "TRANSPOSE_METHOD_16=0"},
+     "TRANSPOSE_METHOD_16=0,TRANSPOSE_WG_X=8,TRANSPOSE_WG_Y=8"},
     {"registers", &embedded_source_transpose,
      "TRANSPOSE_METHOD_1=1,TRANSPOSE_METHOD_2=1,TRANSPOSE_METHOD_4=1,TRANSPOSE_METHOD_8=1,"
      "TRANSPOSE_METHOD_16=1,TRANSPOSE_DIAGONAL=1,TRANSPOSE_VECTOR_BYTES=64"},

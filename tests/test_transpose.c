@@ -351,7 +351,7 @@ struct config {
 // shapes tried here (no aligned path).
 static const struct config configs[] = {
     {NULL, 0},
-    {ALL_METHODS("0") ",TRANSPOSE_VECTOR_BYTES=8", 8},
+    {ALL_METHODS("0") ",TRANSPOSE_VECTOR_BYTES=8,TRANSPOSE_WG_X=8,TRANSPOSE_WG_Y=8", 8},
     {ALL_METHODS("1"), 0},
     {ALL_METHODS("2") ",TRANSPOSE_WG_X=1,TRANSPOSE_WG_Y=1", 0},
     // Other shapes of group and tile, the diagonal order, no padding.
