@@ -51,7 +51,10 @@ enum kernel_source {
 // - GEMV_ONE_PASS: split launches finish in their last group (atomic ticket),
 //   else in a second kernel.
 // - GEMV_CPU_VECTOR, GEMV_CPU_COLS: CPU kernels: floats per vector load (also
-//   the lines whose dots share each load of x), outputs held in registers.
+//   the lines whose dots are summed together), most outputs per work-item of
+//   the column kernel (its sums, in private memory).
+// - GEMV_CPU_LINE_MIN_K: CPU row kernel: dots from this long on are taken
+//   line after line, shorter ones side by side sharing each load of x.
 #define GEMV_TUNING_PARAMETERS(X)                                                                   \
     X(GEMV_ROW_WG, SOURCE_GEMV, 256, 32, 1024, 1)                                                   \
     X(GEMV_ROW_LANES, SOURCE_GEMV, 0, 0, 1024, 0)                                                   \
@@ -70,7 +73,8 @@ enum kernel_source {
     X(GEMV_SPLIT_MIN_ELEMENTS, SOURCE_GEMV, 16384, 1, 1 << 30, 0)                                   \
     X(GEMV_ONE_PASS, SOURCE_GEMV, 0, 0, 1, 0)                                                       \
     X(GEMV_CPU_VECTOR, SOURCE_GEMV, 8, 4, 16, 1)                                                    \
-    X(GEMV_CPU_COLS, SOURCE_GEMV, 64, 2, 1024, 1)
+    X(GEMV_CPU_COLS, SOURCE_GEMV, 64, 2, 4096, 1)                                                   \
+    X(GEMV_CPU_LINE_MIN_K, SOURCE_GEMV, 128, 1, 1 << 30, 0)
 
 // Transpose (src/transpose.c, cl/transpose.cl): the method per element size
 // (0 local tile, 1 register tiles, 2 CPU blocks), the work-group shape, the
