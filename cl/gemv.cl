@@ -423,9 +423,8 @@ inline CPUV transposed_sums(CPUV *sums)
     return sums[0];
 }
 
-// Lines dotted at once on CPUs: a vector of partial sums each, and the dot's
-// loads split over this many independent sums, so that no addition waits on
-// the one before.
+// Independent vector sums of a dot taken line by line on CPUs, so that no
+// addition waits on the one before it.
 #define CPU_ROW_SUMS 4
 
 // The dot of `line` with x over [begin, end): a vector of partial sums, and
