@@ -79,7 +79,8 @@ enum kernel_source {
 // Transpose (src/transpose.c, cl/transpose.cl): the method per element size
 // (0 local tile, 1 register tiles, 2 CPU blocks), the work-group shape, the
 // bytes per access, the 16-byte loads in flight per work-item, the local
-// tile's padding, diagonal order of the groups, and the CPU block's edge.
+// tile's padding, diagonal order of the groups, the CPU block's edge, and the
+// size of B from which CPU kernels write it with non-temporal stores (0: never).
 #define TRANSPOSE_TUNING_PARAMETERS(X)                                                              \
     X(TRANSPOSE_METHOD_1, SOURCE_TRANSPOSE, 1, 0, 2, 0)                                             \
     X(TRANSPOSE_METHOD_2, SOURCE_TRANSPOSE, 1, 0, 2, 0)                                             \
@@ -92,7 +93,8 @@ enum kernel_source {
     X(TRANSPOSE_LOADS, SOURCE_TRANSPOSE, 8, 1, 64, 1)                                               \
     X(TRANSPOSE_LOCAL_PAD, SOURCE_TRANSPOSE, 1, 0, 8, 0)                                            \
     X(TRANSPOSE_DIAGONAL, SOURCE_TRANSPOSE, 0, 0, 1, 0)                                             \
-    X(TRANSPOSE_CPU_BLOCK, SOURCE_TRANSPOSE, 64, 16, 1024, 1)
+    X(TRANSPOSE_CPU_BLOCK, SOURCE_TRANSPOSE, 64, 16, 1024, 1)                                        \
+    X(TRANSPOSE_CPU_STREAM_BYTES, SOURCE_TRANSPOSE, 0, 0, 1 << 30, 0)
 
 // SGEMM (cl/sgemm.cl says what each does). The tiled kernel has two tile
 // sets: the big one (SGEMM_*) and a smaller one (SGEMM_MID_*) for shapes
