@@ -437,9 +437,11 @@ inline bool last_item_of_block(__global uint *ticket, uint slices)
 // The W = GEMV_CPU_VECTOR dots whose W partial sums each are sums[0 .. W):
 // component r of the result is the total of sums[r]. Each level of the tree
 // adds neighbours within vectors and packs two vectors into one, so W lines
-// cost W - 1 vector additions rather than W horizontal sums.
+// cost W - 1 vector additions rather than W horizontal sums. Every loop over
+// the W sums is unrolled: POCL's compiler otherwise leaves them as loops and
+// keeps the sums in memory (a load and a store per vector operation).
 #define PACK_SUMS(COUNT)                                                                       \
-    for (uint i = 0; i < (COUNT) / 2; ++i)                                                     \
+    _Pragma("unroll") for (uint i = 0; i < (COUNT) / 2; ++i)                                   \
         sums[i] = (CPUV)(sums[2 * i].even + sums[2 * i].odd, sums[2 * i + 1].even + sums[2 * i + 1].odd);
 inline CPUV transposed_sums(CPUV *sums)
 {
@@ -455,16 +457,71 @@ inline CPUV transposed_sums(CPUV *sums)
     return sums[0];
 }
 
-// Dots of W lines (elements at[q] on) over [begin, end), as one vector: every
-// load of x serves all of them.
-TEMPLATE CPUV cpu_dots(const __global float *a, const ulong *at, const __global float *x,
-                     ulong x_base, long incx, ulong begin, ulong end)
+// Independent vector sums of a dot taken line by line on CPUs, so that no
+// addition waits on the one before it.
+#define CPU_ROW_SUMS 4
+
+// The dot of `line` with x over [begin, end): a vector of partial sums, and
+// the elements past the last whole vector added into *tail.
+TEMPLATE CPUV cpu_line_dot(const __global float *line, const __global float *x, ulong x_base,
+                           long incx, ulong begin, ulong end, float *tail)
+{
+    CPUV sums[CPU_ROW_SUMS];
+#pragma unroll
+    for (uint u = 0; u < CPU_ROW_SUMS; ++u)
+        sums[u] = (CPUV)(0.0f);
+    ulong j = begin;
+    if (incx == 1) {
+        const __global float *xs = x + x_base;
+        for (; j + CPU_ROW_SUMS * GEMV_CPU_VECTOR <= end; j += CPU_ROW_SUMS * GEMV_CPU_VECTOR) {
+#pragma unroll
+            for (uint u = 0; u < CPU_ROW_SUMS; ++u)
+                sums[u] += VLOAD_CPU(u, line + j) * VLOAD_CPU(u, xs + j);
+        }
+        for (; j + GEMV_CPU_VECTOR <= end; j += GEMV_CPU_VECTOR)
+            sums[0] += VLOAD_CPU(0, line + j) * VLOAD_CPU(0, xs + j);
+    } else {
+        for (; j + GEMV_CPU_VECTOR <= end; j += GEMV_CPU_VECTOR) {
+            float gathered[GEMV_CPU_VECTOR];
+#pragma unroll
+            for (uint i = 0; i < GEMV_CPU_VECTOR; ++i)
+                gathered[i] = x_at(x, x_base, incx, j + i);
+            sums[0] += VLOAD_CPU(0, line + j) * VLOAD_CPU(0, gathered);
+        }
+    }
+    for (; j < end; ++j)
+        *tail += line[j] * x_at(x, x_base, incx, j);
+#pragma unroll
+    for (uint u = 1; u < CPU_ROW_SUMS; ++u)
+        sums[0] += sums[u];
+    return sums[0];
+}
+
+// Dots of the W lines from `line` on, `lda` apart, over [begin, end), as one
+// vector. Long dots go line after line, so that a matrix of short rows is
+// read in one sequential run (W lines side by side would be W short streams
+// each); dots shorter than GEMV_CPU_LINE_MIN_K go side by side, every load
+// of x serving all W lines, as a line alone would spend more on loop control
+// than on loads. Only the first `lines` lines exist; the others repeat the
+// last one (their dots are discarded). Inlined, so that a whole block
+// (lines == W) folds the clamp away.
+TEMPLATE CPUV cpu_dots(const __global float *line, ulong lda, ulong lines,
+                       const __global float *x, ulong x_base, long incx, ulong begin, ulong end)
 {
     CPUV sums[GEMV_CPU_VECTOR];
     float tail[GEMV_CPU_VECTOR];
+    const __global float *at[GEMV_CPU_VECTOR];
+#pragma unroll
     for (uint q = 0; q < GEMV_CPU_VECTOR; ++q) {
         sums[q] = (CPUV)(0.0f);
         tail[q] = 0.0f;
+        at[q] = line + min((ulong)q, lines - 1) * lda;
+    }
+    if (end - begin >= GEMV_CPU_LINE_MIN_K) {
+#pragma unroll
+        for (uint q = 0; q < GEMV_CPU_VECTOR; ++q)
+            sums[q] = cpu_line_dot(at[q], x, x_base, incx, begin, end, &tail[q]);
+        return transposed_sums(sums) + VLOAD_CPU(0, tail);
     }
     ulong j = begin;
     for (; j + GEMV_CPU_VECTOR <= end; j += GEMV_CPU_VECTOR) {
@@ -473,22 +530,53 @@ TEMPLATE CPUV cpu_dots(const __global float *a, const ulong *at, const __global 
             xv = VLOAD_CPU(0, x + x_base + j);
         } else {
             float gathered[GEMV_CPU_VECTOR];
+#pragma unroll
             for (uint i = 0; i < GEMV_CPU_VECTOR; ++i)
                 gathered[i] = x_at(x, x_base, incx, j + i);
             xv = VLOAD_CPU(0, gathered);
         }
+#pragma unroll
         for (uint q = 0; q < GEMV_CPU_VECTOR; ++q)
-            sums[q] += VLOAD_CPU(0, a + at[q] + j) * xv;
+            sums[q] += VLOAD_CPU(0, at[q] + j) * xv;
     }
     for (; j < end; ++j) {
         float xj = x_at(x, x_base, incx, j);
+#pragma unroll
         for (uint q = 0; q < GEMV_CPU_VECTOR; ++q)
-            tail[q] += a[at[q] + j] * xj;
+            tail[q] += at[q][j] * xj;
     }
     return transposed_sums(sums) + VLOAD_CPU(0, tail);
 }
 
-// Work-item (i, s): lines [i * per_item, (i + 1) * per_item) over slice s.
+// The dots of lines [row, row + count) (count <= W, whole vectors of
+// unit-stride outputs at once) into y, or into the partial results of slice
+// s when the dots are split.
+TEMPLATE void cpu_store_dots(CPUV dots, ulong row, ulong count, __global float *y, ulong y_base,
+                             long incy, float alpha, float beta, uint slices,
+                             __global float *partials, ulong outputs)
+{
+    if (slices == 1 && incy == 1 && count == GEMV_CPU_VECTOR) {
+        __global float *out = y + y_base + row;
+        CPUV value = alpha * dots;
+        if (beta != 0.0f)
+            value += beta * VLOAD_CPU(0, out);
+        VSTORE_CPU(value, 0, out);
+        return;
+    }
+    float dot[GEMV_CPU_VECTOR];
+    VSTORE_CPU(dots, 0, dot);
+    for (uint q = 0; q < count; ++q) {
+        if (slices == 1)
+            store_output(y, y_base, incy, row + q, alpha, dot[q], beta,
+                         load_old(y, y_base, incy, row + q, beta));
+        else
+            partials[get_global_id(1) * outputs + row + q] = dot[q];
+    }
+}
+
+// Work-item (i, s): lines [i * per_item, (i + 1) * per_item) over slice s:
+// whole blocks of W lines, then the lines left over, outside the loop so that
+// the loop keeps all its pointers in registers.
 __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemv_cpu_rows(SPLIT_KERNEL_PARAMETERS)
 {
     UNPACK_CALL;
@@ -496,31 +584,15 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemv_cpu_rows(SPLIT
     const ulong begin = get_global_id(1) * slice, end = min(k, begin + slice);
     const uint slices = get_global_size(1);
     __global float *partials = (__global float *)scratch + partials_at;
-    for (ulong row = first; row < last; row += GEMV_CPU_VECTOR) {
-        // Past the last line, the last line again (its dots are discarded).
-        ulong at[GEMV_CPU_VECTOR];
-        float dot[GEMV_CPU_VECTOR];
-        for (uint q = 0; q < GEMV_CPU_VECTOR; ++q)
-            at[q] = a_offset + min(row + q, last - 1) * lda;
-        CPUV dots = cpu_dots(a, at, x, x_base, incx, begin, end);
-        if (slices == 1 && incy == 1 && row + GEMV_CPU_VECTOR <= last) {
-            // A whole vector of unit-stride outputs.
-            __global float *out = y + y_base + row;
-            CPUV value = alpha * dots;
-            if (beta != 0.0f)
-                value += beta * VLOAD_CPU(0, out);
-            VSTORE_CPU(value, 0, out);
-            continue;
-        }
-        VSTORE_CPU(dots, 0, dot);
-        for (uint q = 0; q < GEMV_CPU_VECTOR && row + q < last; ++q) {
-            if (slices == 1)
-                store_output(y, y_base, incy, row + q, alpha, dot[q], beta,
-                             load_old(y, y_base, incy, row + q, beta));
-            else
-                partials[get_global_id(1) * outputs + row + q] = dot[q];
-        }
-    }
+    ulong row = first;
+    for (; row + GEMV_CPU_VECTOR <= last; row += GEMV_CPU_VECTOR)
+        cpu_store_dots(cpu_dots(a + a_offset + row * lda, lda, GEMV_CPU_VECTOR, x, x_base, incx,
+                                begin, end),
+                       row, GEMV_CPU_VECTOR, y, y_base, incy, alpha, beta, slices, partials, outputs);
+    if (row < last)
+        cpu_store_dots(cpu_dots(a + a_offset + row * lda, lda, last - row, x, x_base, incx, begin,
+                                end),
+                       row, last - row, y, y_base, incy, alpha, beta, slices, partials, outputs);
 #if GEMV_ONE_PASS
     if (slices == 1 || !last_item_of_block(scratch + tickets_at + get_global_id(0), slices))
         return;
@@ -530,8 +602,15 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemv_cpu_rows(SPLIT
 #endif
 }
 
-// Work-item (i, s): outputs [i * per_item, (i + 1) * per_item) over the lines
-// of slice s, in strips of GEMV_CPU_COLS outputs held in vector registers.
+// Lines each pass of gemv_cpu_cols reads at once: that many contiguous
+// streams, and one load and store of the sums per that many loads of A.
+#define CPU_COL_LINES 4
+
+// Work-item (i, s): outputs [i * per_item, (i + 1) * per_item), at most
+// GEMV_CPU_COLS, over the lines of slice s. The sums live in private memory
+// (L1), and each pass streams CPU_COL_LINES whole runs of per_item elements:
+// long contiguous reads that the prefetchers follow, where a strip of sums in
+// registers would jump to the next line every few cache lines.
 __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemv_cpu_cols(SPLIT_KERNEL_PARAMETERS)
 {
     UNPACK_CALL;
@@ -539,38 +618,43 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemv_cpu_cols(SPLIT
     const ulong begin = get_global_id(1) * slice, end = min(k, begin + slice);
     const uint slices = get_global_size(1);
     __global float *partials = (__global float *)scratch + partials_at;
-    for (ulong c = first; c < last; c += GEMV_CPU_COLS) {
-        float out[GEMV_CPU_COLS];
-        ulong width = min((ulong)GEMV_CPU_COLS, last - c);
-        if (width == GEMV_CPU_COLS) {
-            CPUV sums[GEMV_CPU_COLS / GEMV_CPU_VECTOR];
-            for (uint q = 0; q < GEMV_CPU_COLS / GEMV_CPU_VECTOR; ++q)
-                sums[q] = (CPUV)(0.0f);
-            for (ulong l = begin; l < end; ++l) {
-                const __global float *line = a + a_offset + l * lda + c;
-                float xl = x_at(x, x_base, incx, l);
-                for (uint q = 0; q < GEMV_CPU_COLS / GEMV_CPU_VECTOR; ++q)
-                    sums[q] += VLOAD_CPU(q, line) * xl;
-            }
-            for (uint q = 0; q < GEMV_CPU_COLS / GEMV_CPU_VECTOR; ++q)
-                VSTORE_CPU(sums[q], q, out);
-        } else {
-            for (uint i = 0; i < width; ++i)
-                out[i] = 0.0f;
-            for (ulong l = begin; l < end; ++l) {
-                const __global float *line = a + a_offset + l * lda + c;
-                float xl = x_at(x, x_base, incx, l);
-                for (uint i = 0; i < width; ++i)
-                    out[i] += line[i] * xl;
-            }
+    const ulong width = last - first, vectors = width / GEMV_CPU_VECTOR;
+    float sums[GEMV_CPU_COLS];
+    for (uint i = 0; i < width; ++i)
+        sums[i] = 0.0f;
+    const __global float *line = a + a_offset + begin * lda + first;
+    ulong l = begin;
+    for (; l + CPU_COL_LINES <= end; l += CPU_COL_LINES, line += CPU_COL_LINES * lda) {
+        float xl[CPU_COL_LINES];
+#pragma unroll
+        for (uint r = 0; r < CPU_COL_LINES; ++r)
+            xl[r] = x_at(x, x_base, incx, l + r);
+        for (ulong q = 0; q < vectors; ++q) {
+            CPUV sum = VLOAD_CPU(q, sums);
+#pragma unroll
+            for (uint r = 0; r < CPU_COL_LINES; ++r)
+                sum += VLOAD_CPU(q, line + r * lda) * xl[r];
+            VSTORE_CPU(sum, q, sums);
         }
-        for (uint i = 0; i < width; ++i) {
-            if (slices == 1)
-                store_output(y, y_base, incy, c + i, alpha, out[i], beta,
-                             load_old(y, y_base, incy, c + i, beta));
-            else
-                partials[get_global_id(1) * outputs + c + i] = out[i];
+        for (ulong i = vectors * GEMV_CPU_VECTOR; i < width; ++i) {
+#pragma unroll
+            for (uint r = 0; r < CPU_COL_LINES; ++r)
+                sums[i] += line[r * lda + i] * xl[r];
         }
+    }
+    for (; l < end; ++l, line += lda) {
+        float xl = x_at(x, x_base, incx, l);
+        for (ulong q = 0; q < vectors; ++q)
+            VSTORE_CPU(VLOAD_CPU(q, sums) + VLOAD_CPU(q, line) * xl, q, sums);
+        for (ulong i = vectors * GEMV_CPU_VECTOR; i < width; ++i)
+            sums[i] += line[i] * xl;
+    }
+    for (uint i = 0; i < width; ++i) {
+        if (slices == 1)
+            store_output(y, y_base, incy, first + i, alpha, sums[i], beta,
+                         load_old(y, y_base, incy, first + i, beta));
+        else
+            partials[get_global_id(1) * outputs + first + i] = sums[i];
     }
 #if GEMV_ONE_PASS
     if (slices == 1 || !last_item_of_block(scratch + tickets_at + get_global_id(0), slices))

@@ -469,12 +469,15 @@ inline void transpose_local(ulong rows, ulong cols, const __global ELEM *restric
 #elif METHOD == TRANSPOSE_CPU
 // CPU-shaped: each work-item walks one BLOCK x BLOCK block that stays in
 // the cache, VEC x VEC tile by tile, down the rows of A so that each row of
-// B is written as one contiguous run. No local memory, no barriers.
+// B is written as one contiguous run. No local memory, no barriers. The
+// *_stream kernels write B's whole tiles with non-temporal stores, for B
+// larger than the caches: a plain store first reads the line it writes, a
+// third of the memory traffic of a transpose.
 #define BLOCK TRANSPOSE_CPU_BLOCK
 
 inline void transpose_block(ulong rows, ulong cols, const __global ELEM *restrict a, ulong lda,
                             __global ELEM *restrict b, ulong ldb, uint tiles_x ALPHA_PARAMETER,
-                            const int mode)
+                            const int mode, const int stream)
 {
     uint2 group = group_tile(tiles_x);
     ulong row0 = ((ulong)group.y * TRANSPOSE_WG_Y + LOCAL_Y) * BLOCK;
@@ -494,19 +497,29 @@ inline void transpose_block(ulong rows, ulong cols, const __global ELEM *restric
 #pragma unroll
             for (uint k = 0; k < VEC; ++k)
                 v[k] = SCALE(v[k]);
-            store_tile(b + (col0 + c) * ldb + row0 + r, ldb, v, valid_cols, valid_rows, mode);
+            __global ELEM *to = b + (col0 + c) * ldb + row0 + r;
+            if (stream && mode != UNALIGNED && valid_cols == VEC && valid_rows == VEC) {
+#pragma unroll
+                for (uint k = 0; k < VEC; ++k)
+                    __builtin_nontemporal_store(v[k], (__global ROW *)(to + k * ldb));
+            } else {
+                store_tile(to, ldb, v, valid_cols, valid_rows, mode);
+            }
         }
     }
 }
 
-#define TRANSPOSE_KERNEL(NAME, MODE)                                                                \
+#define CPU_TRANSPOSE_KERNEL(NAME, MODE, STREAM)                                                    \
     __kernel __attribute__((reqd_work_group_size(TRANSPOSE_WG_X * TRANSPOSE_WG_Y, 1, 1)))         \
     void NAME(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a_offset, ulong lda,   \
               __global ELEM *restrict b, ulong b_offset, ulong ldb, uint tiles_x ALPHA_PARAMETER)   \
     {                                                                                               \
         transpose_block(rows, cols, a + a_offset, lda, b + b_offset, ldb, tiles_x ALPHA_ARGUMENT,   \
-                        MODE);                                                                      \
+                        MODE, STREAM);                                                              \
     }
+#define TRANSPOSE_KERNEL(NAME, MODE) CPU_TRANSPOSE_KERNEL(NAME, MODE, 0)
+CPU_TRANSPOSE_KERNEL(transpose_aligned_stream, ALIGNED, 1)
+CPU_TRANSPOSE_KERNEL(transpose_edge_stream, EDGE, 1)
 
 #else
 #error "unknown TRANSPOSE_METHOD"

@@ -242,15 +242,21 @@ static void plan_columns(const struct gemv_call *c, struct gemv_plan *p)
                  !aligned);
 }
 
-// CPUs: a few long contiguous shares per core, one work-item each.
+// CPUs: a few long contiguous shares per core, one work-item each. Rows:
+// blocks of GEMV_CPU_VECTOR lines, enough blocks for the cores. Columns: as
+// many outputs per work-item as its sums in private memory hold
+// (GEMV_CPU_COLS), so that each line is read in one long run; split dots then
+// find work for the other cores.
 static void plan_cpu(const struct gemv_call *c, struct gemv_plan *p)
 {
     const int *t = c->ctx->profile.tune;
-    cl_ulong unit = (cl_ulong)(c->rows ? t[TUNE_GEMV_CPU_VECTOR] : t[TUNE_GEMV_CPU_COLS]);
-    cl_ulong per_item = round_up(max_u64(unit, ceil_div(c->outputs, target_groups(c->ctx))), unit);
+    cl_ulong vector = (cl_ulong)t[TUNE_GEMV_CPU_VECTOR], per_item;
+    if (c->rows)
+        per_item = round_up(max_u64(1, ceil_div(c->outputs, target_groups(c->ctx))), vector);
+    else
+        per_item = min_u64((cl_ulong)t[TUNE_GEMV_CPU_COLS], round_up(c->outputs, vector));
     cl_ulong blocks = ceil_div(c->outputs, per_item);
-    plan_slices(c, p, blocks, min_u64(per_item, c->outputs) * c->k,
-                c->rows ? (cl_ulong)t[TUNE_GEMV_CPU_VECTOR] : 1);
+    plan_slices(c, p, blocks, min_u64(per_item, c->outputs) * c->k, c->rows ? vector : 1);
     p->per_item = per_item;
     p->global[0] = (size_t)blocks;
     p->global[1] = p->slices;

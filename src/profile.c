@@ -122,10 +122,17 @@ static const struct tuning_value intel_gpu_tuning[] = {
 
 // CPUs: one work-item per group and a few groups per core, each streaming a
 // long contiguous run through 64-byte vectors.
-// GEMV on CPUs: 16-float (64-byte) loads and 16 lines sharing each load of x,
-// 128 outputs in registers, and splits that leave each work-item 256 KiB.
+// GEMV on CPUs: 8-float (32-byte) vectors, blocks of 8 lines (16 float16
+// sums would take all 32 AVX-512 registers and spill on AVX2), column
+// work-items of up to 1024 outputs, two work-items per core, and splits that
+// leave each work-item 256 KiB. POCL 3.1 on two AVX2 cores (EPYC VM), with
+// CLBlast in the same run: 4096x16 ~22 us (16-float vectors and 16 lines:
+// ~32 us), gemv-t 2048x2048 0.4-0.8 ms (four work-items per core: 0.8-1.1 ms).
 // Transpose: one 128 x 128 block per work-item (fewer, larger work-groups
-// cost POCL less scheduling), moved as register tiles of 64-byte vectors.
+// cost POCL less scheduling), moved as register tiles of 32-byte vectors (a
+// 16 x 16 tile of 64-byte vectors takes 32 AVX2 registers: 2048x2048 f32
+// 4.8-5.3 ms, 32-byte 2.5-2.9 ms), B from 8 MiB on written with
+// non-temporal stores (2048x2048 f64 5.5-5.7 ms, streamed 3.3-3.7 ms).
 // SGEMM: the CPU kernel, each work-item a 6 x 64 block of C in 24 float16
 // registers (POCL 3.1 on two AVX-512 cores, 1024x1024x2048: 6 x 64 about
 // 300 GFLOP/s, 8 x 48 and 8 x 32 150-250, CLBlast 11-16). A CPU with 16
@@ -133,13 +140,14 @@ static const struct tuning_value intel_gpu_tuning[] = {
 // SGEMM_CPU_RM=6,SGEMM_CPU_VN=8,SGEMM_CPU_NV=2.
 static const struct tuning_value cpu_tuning[] = {
     {TUNE_REDUCE_WG_SIZE, 1},   {TUNE_REDUCE_GROUPS_PER_CU, 4}, {TUNE_REDUCE_VECTOR_BYTES, 64},
-    {TUNE_REDUCE_ONE_PASS, 1},  {TUNE_REDUCE_SMALL_N, 65536},   {TUNE_GEMV_CPU_VECTOR, 16},
-    {TUNE_GEMV_CPU_COLS, 128},      {TUNE_GEMV_GROUPS_PER_CU, 4},
+    {TUNE_REDUCE_ONE_PASS, 1},  {TUNE_REDUCE_SMALL_N, 65536},   {TUNE_GEMV_CPU_VECTOR, 8},
+    {TUNE_GEMV_CPU_COLS, 1024},     {TUNE_GEMV_GROUPS_PER_CU, 2},
     {TUNE_GEMV_SPLIT_MIN_ELEMENTS, 65536}, {TUNE_GEMV_ONE_PASS, 1},
     {TUNE_TRANSPOSE_METHOD_1, TRANSPOSE_CPU}, {TUNE_TRANSPOSE_METHOD_2, TRANSPOSE_CPU},
     {TUNE_TRANSPOSE_METHOD_4, TRANSPOSE_CPU}, {TUNE_TRANSPOSE_METHOD_8, TRANSPOSE_CPU},
     {TUNE_TRANSPOSE_METHOD_16, TRANSPOSE_CPU}, {TUNE_TRANSPOSE_WG_X, 1}, {TUNE_TRANSPOSE_WG_Y, 1},
-    {TUNE_TRANSPOSE_VECTOR_BYTES, 64}, {TUNE_TRANSPOSE_CPU_BLOCK, 128},
+    {TUNE_TRANSPOSE_VECTOR_BYTES, 32}, {TUNE_TRANSPOSE_CPU_BLOCK, 128},
+    {TUNE_TRANSPOSE_CPU_STREAM_BYTES, 8 << 20},
     {TUNE_SGEMM_CPU_KERNEL, 1}, {TUNE_SGEMM_CPU_RM, 6}, {TUNE_SGEMM_CPU_NV, 4},
     END_OF_TUNING,
 };

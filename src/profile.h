@@ -53,7 +53,10 @@ enum kernel_source {
 // - GEMV_ONE_PASS: split launches finish in their last group (atomic ticket),
 //   else in a second kernel.
 // - GEMV_CPU_VECTOR, GEMV_CPU_COLS: CPU kernels: floats per vector load (also
-//   the lines whose dots share each load of x), outputs held in registers.
+//   the lines whose dots are summed together), most outputs per work-item of
+//   the column kernel (its sums, in private memory).
+// - GEMV_CPU_LINE_MIN_K: CPU row kernel: dots from this long on are taken
+//   line after line, shorter ones side by side sharing each load of x.
 #define GEMV_TUNING_PARAMETERS(X)                                                                   \
     X(GEMV_ROW_WG, SOURCE_GEMV, 256, 32, 1024, 1)                                                   \
     X(GEMV_ROW_LANES, SOURCE_GEMV, 0, 0, 1024, 0)                                                   \
@@ -73,13 +76,15 @@ enum kernel_source {
     X(GEMV_SPLIT_MIN_ELEMENTS, SOURCE_GEMV, 16384, 1, 1 << 30, 0)                                   \
     X(GEMV_ONE_PASS, SOURCE_GEMV, 0, 0, 1, 0)                                                       \
     X(GEMV_CPU_VECTOR, SOURCE_GEMV, 8, 4, 16, 1)                                                    \
-    X(GEMV_CPU_COLS, SOURCE_GEMV, 64, 2, 1024, 1)
+    X(GEMV_CPU_COLS, SOURCE_GEMV, 64, 2, 4096, 1)                                                   \
+    X(GEMV_CPU_LINE_MIN_K, SOURCE_GEMV, 128, 1, 1 << 30, 0)
 
 // Transpose (src/transpose.c, cl/transpose.cl): the method per element size
 // (0 local tile, 1 register tiles, 2 CPU blocks), the work-group shape, the
 // bytes per access, the 16-byte loads in flight per work-item, the local
 // tile's padding, diagonal order of the groups or bands of tile rows walked
-// column by column (1: row by row), the CPU block's edge, and the
+// column by column (1: row by row), the CPU block's edge, the size of B from
+// which CPU kernels write it with non-temporal stores (0: never), and the
 // cache hints of 16-byte global accesses on NVIDIA (loads: 0 none, 1 evict
 // first, 2 read-only without L1 allocation; stores: 0 none, 1 evict first).
 #define TRANSPOSE_TUNING_PARAMETERS(X)                                                              \
@@ -96,6 +101,7 @@ enum kernel_source {
     X(TRANSPOSE_DIAGONAL, SOURCE_TRANSPOSE, 0, 0, 1, 0)                                             \
     X(TRANSPOSE_BAND, SOURCE_TRANSPOSE, 1, 1, 4096, 0)                                              \
     X(TRANSPOSE_CPU_BLOCK, SOURCE_TRANSPOSE, 64, 16, 1024, 1)                                      \
+    X(TRANSPOSE_CPU_STREAM_BYTES, SOURCE_TRANSPOSE, 0, 0, 1 << 30, 0)                               \
     X(TRANSPOSE_LOAD_HINT, SOURCE_TRANSPOSE, 0, 0, 2, 0)                                            \
     X(TRANSPOSE_STORE_HINT, SOURCE_TRANSPOSE, 0, 0, 1, 0)
 

@@ -142,6 +142,13 @@ static tailor_status plan_launch(const struct transpose_call *c, struct launch_p
     int whole_tiles = c->rows % p->tile_rows == 0 && c->cols % p->tile_cols == 0;
     p->kernel = !vectors ? "transpose_unaligned" : whole_tiles ? "transpose_aligned" : "transpose_edge";
     p->path = !vectors ? "unaligned" : whole_tiles ? "aligned" : "edge";
+    // CPU kernels stream a B larger than the caches past them.
+    cl_ulong stream_bytes = (cl_ulong)t[TUNE_TRANSPOSE_CPU_STREAM_BYTES];
+    if (p->method == TRANSPOSE_CPU && vectors && stream_bytes &&
+        c->rows * c->cols >= stream_bytes / c->element_bytes) {
+        p->kernel = whole_tiles ? "transpose_aligned_stream" : "transpose_edge_stream";
+        p->path = whole_tiles ? "aligned/stream" : "edge/stream";
+    }
     return TAILOR_SUCCESS;
 }
 

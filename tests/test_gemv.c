@@ -502,7 +502,7 @@ static const struct tuning cpu_tunings[] = {
     {"cpu", "GEMV_SPLIT_MIN_ELEMENTS=1,GEMV_GROUPS_PER_CU=16", "cpu/rows/split-k|cpu/columns/split-k", 0, 1},
     {"cpu", "GEMV_SPLIT_MIN_ELEMENTS=1,GEMV_GROUPS_PER_CU=16,GEMV_ONE_PASS=0",
      "cpu/rows/split-k2/two-pass|cpu/columns/split-k2/two-pass", 0, 0},
-    {"cpu", "GEMV_CPU_VECTOR=4,GEMV_CPU_COLS=8,GEMV_SPLIT_MIN_ELEMENTS=100",
+    {"cpu", "GEMV_CPU_VECTOR=4,GEMV_CPU_COLS=8,GEMV_CPU_LINE_MIN_K=5,GEMV_SPLIT_MIN_ELEMENTS=100",
      "cpu/rows|cpu/columns/split-k", 0, 1},
 };
 

@@ -354,6 +354,8 @@ static const struct config configs[] = {
     {ALL_METHODS("0") ",TRANSPOSE_VECTOR_BYTES=8,TRANSPOSE_WG_X=8,TRANSPOSE_WG_Y=8", 8},
     {ALL_METHODS("1"), 0},
     {ALL_METHODS("2") ",TRANSPOSE_WG_X=1,TRANSPOSE_WG_Y=1", 0},
+    // Every vector-aligned CPU transpose through the streaming kernels.
+    {ALL_METHODS("2") ",TRANSPOSE_WG_X=1,TRANSPOSE_WG_Y=1,TRANSPOSE_CPU_STREAM_BYTES=1", 0},
     // Other shapes of group and tile, the diagonal order, no padding.
     {ALL_METHODS("0") ",TRANSPOSE_WG_X=4,TRANSPOSE_WG_Y=2,TRANSPOSE_DIAGONAL=1,TRANSPOSE_LOCAL_PAD=0,"
                       "TRANSPOSE_VECTOR_BYTES=8",
