@@ -548,6 +548,18 @@ TEMPLATE CPUV cpu_dots(const __global float *line, ulong lda, ulong lines,
     return transposed_sums(sums) + VLOAD_CPU(0, tail);
 }
 
+// Output i's dot: into y when the dots are whole, else into slice
+// get_global_id(1)'s partial results.
+inline void cpu_store_output(__global float *y, ulong y_base, long incy, ulong i, float alpha,
+                             float dot, float beta, uint slices, __global float *partials,
+                             ulong outputs)
+{
+    if (slices == 1)
+        store_output(y, y_base, incy, i, alpha, dot, beta, load_old(y, y_base, incy, i, beta));
+    else
+        partials[get_global_id(1) * outputs + i] = dot;
+}
+
 // The dots of lines [row, row + count) (count <= W, whole vectors of
 // unit-stride outputs at once) into y, or into the partial results of slice
 // s when the dots are split.
@@ -565,13 +577,8 @@ TEMPLATE void cpu_store_dots(CPUV dots, ulong row, ulong count, __global float *
     }
     float dot[GEMV_CPU_VECTOR];
     VSTORE_CPU(dots, 0, dot);
-    for (uint q = 0; q < count; ++q) {
-        if (slices == 1)
-            store_output(y, y_base, incy, row + q, alpha, dot[q], beta,
-                         load_old(y, y_base, incy, row + q, beta));
-        else
-            partials[get_global_id(1) * outputs + row + q] = dot[q];
-    }
+    for (uint q = 0; q < count; ++q)
+        cpu_store_output(y, y_base, incy, row + q, alpha, dot[q], beta, slices, partials, outputs);
 }
 
 // Work-item (i, s): lines [i * per_item, (i + 1) * per_item) over slice s:
@@ -649,13 +656,8 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemv_cpu_cols(SPLIT
         for (ulong i = vectors * GEMV_CPU_VECTOR; i < width; ++i)
             sums[i] += line[i] * xl;
     }
-    for (uint i = 0; i < width; ++i) {
-        if (slices == 1)
-            store_output(y, y_base, incy, first + i, alpha, sums[i], beta,
-                         load_old(y, y_base, incy, first + i, beta));
-        else
-            partials[get_global_id(1) * outputs + first + i] = sums[i];
-    }
+    for (uint i = 0; i < width; ++i)
+        cpu_store_output(y, y_base, incy, first + i, alpha, sums[i], beta, slices, partials, outputs);
 #if GEMV_ONE_PASS
     if (slices == 1 || !last_item_of_block(scratch + tickets_at + get_global_id(0), slices))
         return;
