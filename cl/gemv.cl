@@ -15,8 +15,8 @@
 // may split the dots, the scratch buffer: NVIDIA's driver spends about 0.05 us
 // per argument and 0.5 us per buffer argument on every launch, which is most
 // of a short GEMV's cost. The templates see the scalars unpacked
-// (CALL_PARAMETERS). The *_split kernels cut the dots into get_num_groups(1) slices of `slice` elements
-// (split-k): each group writes partial results to the scratch buffer; with
+// (CALL_PARAMETERS). The *_split kernels cut the dots into get_num_groups(1)
+// slices of `slice` elements (split-k): each group writes partial results to the scratch buffer; with
 // GEMV_ONE_PASS the last group of each block to finish (an atomic ticket, as
 // in the reduction) adds them up and writes y, then resets the ticket,
 // otherwise gemv_finish runs next. Partials are added in slice order, so the
@@ -457,6 +457,19 @@ inline CPUV transposed_sums(CPUV *sums)
     return sums[0];
 }
 
+// Elements [j, j + GEMV_CPU_VECTOR) of x as one vector, gathered where x is
+// strided.
+inline CPUV x_vector(const __global float *x, ulong x_base, long incx, ulong j)
+{
+    if (incx == 1)
+        return VLOAD_CPU(0, x + x_base + j);
+    float gathered[GEMV_CPU_VECTOR];
+#pragma unroll
+    for (uint i = 0; i < GEMV_CPU_VECTOR; ++i)
+        gathered[i] = x_at(x, x_base, incx, j + i);
+    return VLOAD_CPU(0, gathered);
+}
+
 // Independent vector sums of a dot taken line by line on CPUs, so that no
 // addition waits on the one before it.
 #define CPU_ROW_SUMS 4
@@ -481,13 +494,8 @@ TEMPLATE CPUV cpu_line_dot(const __global float *line, const __global float *x, 
         for (; j + GEMV_CPU_VECTOR <= end; j += GEMV_CPU_VECTOR)
             sums[0] += VLOAD_CPU(0, line + j) * VLOAD_CPU(0, xs + j);
     } else {
-        for (; j + GEMV_CPU_VECTOR <= end; j += GEMV_CPU_VECTOR) {
-            float gathered[GEMV_CPU_VECTOR];
-#pragma unroll
-            for (uint i = 0; i < GEMV_CPU_VECTOR; ++i)
-                gathered[i] = x_at(x, x_base, incx, j + i);
-            sums[0] += VLOAD_CPU(0, line + j) * VLOAD_CPU(0, gathered);
-        }
+        for (; j + GEMV_CPU_VECTOR <= end; j += GEMV_CPU_VECTOR)
+            sums[0] += VLOAD_CPU(0, line + j) * x_vector(x, x_base, incx, j);
     }
     for (; j < end; ++j)
         *tail += line[j] * x_at(x, x_base, incx, j);
@@ -525,16 +533,7 @@ TEMPLATE CPUV cpu_dots(const __global float *line, ulong lda, ulong lines,
     }
     ulong j = begin;
     for (; j + GEMV_CPU_VECTOR <= end; j += GEMV_CPU_VECTOR) {
-        CPUV xv;
-        if (incx == 1) {
-            xv = VLOAD_CPU(0, x + x_base + j);
-        } else {
-            float gathered[GEMV_CPU_VECTOR];
-#pragma unroll
-            for (uint i = 0; i < GEMV_CPU_VECTOR; ++i)
-                gathered[i] = x_at(x, x_base, incx, j + i);
-            xv = VLOAD_CPU(0, gathered);
-        }
+        CPUV xv = x_vector(x, x_base, incx, j);
 #pragma unroll
         for (uint q = 0; q < GEMV_CPU_VECTOR; ++q)
             sums[q] += VLOAD_CPU(0, at[q] + j) * xv;

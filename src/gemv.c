@@ -38,7 +38,6 @@ struct gemv_plan {
     cl_ulong slice;    // dot elements per slice; k when the dots are not split
     size_t slices;
     int two_pass; // split, finished by gemv_finish
-    int takes_scratch; // split GPU kernels and the CPU kernels
     char variant[64];
 };
 
@@ -152,7 +151,6 @@ static void name_variant(struct gemv_plan *p, const char *kernel, const char *sh
                          size_t vector, int fallback)
 {
     int cpu = strncmp(kernel, "gemv_cpu", 8) == 0;
-    p->takes_scratch = cpu || p->slices > 1;
     p->kernel[0] = p->variant[0] = '\0';
     append(p->kernel, sizeof p->kernel, kernel, NULL);
     if (p->slices > 1 && !cpu)
@@ -198,7 +196,8 @@ static void plan_rows(const struct gemv_call *c, struct gemv_plan *p)
         wants_vector = elements >= width;
         kernel = lane_kernels[log2_lanes][wants_vector && aligned];
         multi_row[0] = '\0';
-        append(multi_row, sizeof multi_row, "row/multi-row-", &(size_t){(size_t)1 << log2_lanes});
+        size_t segment = (size_t)lanes;
+        append(multi_row, sizeof multi_row, "row/multi-row-", &segment);
         shape = multi_row;
     } else if (c->k >= (cl_ulong)t[TUNE_GEMV_GROUP_MIN_K]) {
         lanes = group;
@@ -324,9 +323,11 @@ static tailor_status launch(const struct gemv_call *c, const struct gemv_plan *p
         status = scratch_acquire(c->ctx->scratch, c->queue,
                                  (size_t)(partials_at + c->outputs * p->slices) * 4, c->wait_count,
                                  c->wait_list, &scratch);
+    // Split GPU kernels and every CPU kernel take the scratch buffer last.
+    int takes_scratch = p->slices > 1 || c->ctx->profile.kind == TAILOR_DEVICE_KIND_CPU;
     cl_ulong16 packed = pack_call(c, p, tickets_at, partials_at);
     if (status == TAILOR_SUCCESS)
-        status = set_kernel_args(&kernel, p->takes_scratch ? 5 : 4, KERNEL_MEM(c->a), KERNEL_MEM(c->x),
+        status = set_kernel_args(&kernel, takes_scratch ? 5 : 4, KERNEL_MEM(c->a), KERNEL_MEM(c->x),
                                  KERNEL_MEM(c->y), KERNEL_ARG(packed), KERNEL_MEM(scratch.buffer));
     if (status == TAILOR_SUCCESS) {
         cl_uint wait_count = scratch.ready ? 1 : c->wait_count;

@@ -52,7 +52,6 @@ struct profile_row {
 // start at 16384 elements. Dots up to 128 elements long take 16 elements per
 // work-item in float4 loads (16384 x 128: one launch floor + 2.0 us, where a
 // warp per row took + 2.7 us; x16 and x32 are bound by the launch either way).
-
 // Transpose, from H100 sweeps (tailor bench --op transpose, TAILOR_TUNE):
 // 64 x 64 local-memory tiles moved by 16 x 8 work-groups in float4 steps
 // reach 2.87-2.88 TB/s for floats and doubles, where the seed's 4x4 register
