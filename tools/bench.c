@@ -61,38 +61,82 @@ static double time_batch(struct bench *b, bench_call call, void *state, int call
     return (now_seconds() - start) / calls;
 }
 
-double bench_time(struct bench *b, bench_call call, void *state, double *floor_beside)
+// One contender of a row: its call, the calls per batch, its batch times.
+struct contender {
+    bench_call call;
+    void *state;
+    int batch;
+    double samples[BATCHES];
+};
+
+// The first call builds kernels and touches memory, the second sizes the
+// batches; then one untimed batch, within which the host's clock and the
+// driver's queues settle (the first short row of a run was up to 0.9 us
+// slower). Returns the second call's time, < 0 if a call failed.
+static double prepare(struct bench *b, struct contender *c)
 {
-    // The first call builds kernels and touches memory: not timed.
+    double once = time_batch(b, c->call, c->state, 1);
+    if (once < 0 || (once = time_batch(b, c->call, c->state, 1)) < 0)
+        return -1;
+    c->batch = once > 0 ? (int)(BATCH_SECONDS / once) + 1 : MAX_BATCH;
+    if (c->batch > MAX_BATCH)
+        c->batch = MAX_BATCH;
+    return time_batch(b, c->call, c->state, c->batch) < 0 ? -1 : once;
+}
+
+static double median(double *samples)
+{
+    qsort(samples, BATCHES, sizeof samples[0], compare_doubles);
+    return samples[BATCHES / 2];
+}
+
+// Batches of the contenders in turn, so that a drift in the speed of the
+// host or the device falls on each alike; medians into seconds[].
+static int time_in_turn(struct bench *b, struct contender *contenders, size_t count, double *seconds)
+{
+    for (size_t c = 0; c < count; ++c)
+        if (prepare(b, &contenders[c]) < 0)
+            return -1;
+    for (int r = 0; r < BATCHES; ++r)
+        for (size_t c = 0; c < count; ++c)
+            if ((contenders[c].samples[r] = time_batch(b, contenders[c].call, contenders[c].state,
+                                                       contenders[c].batch)) < 0)
+                return -1;
+    for (size_t c = 0; c < count; ++c)
+        seconds[c] = median(contenders[c].samples);
+    return 0;
+}
+
+double bench_time(struct bench *b, bench_call call, void *state)
+{
+    struct contender only = {call, state, 0, {0}};
+    double seconds;
+    return time_in_turn(b, &only, 1, &seconds) < 0 ? -1 : seconds;
+}
+
+int bench_time_row(struct bench *b, struct bench_row *row, bench_call call, void *state,
+                   bench_call comparison, void *comparison_state)
+{
+    struct contender contenders[3] = {{call, state, 0, {0}}};
+    size_t count = 1;
+    double seconds[3];
+    // Probing the call's length here builds its kernels before any timing.
     double once = time_batch(b, call, state, 1);
     if (once < 0)
         return -1;
-    once = time_batch(b, call, state, 1);
-    if (once < 0)
+    // A comparison that fails (a shape CLBlast refuses) leaves its column empty.
+    int compared = comparison && time_batch(b, comparison, comparison_state, 1) >= 0;
+    if (compared)
+        contenders[count++] = (struct contender){comparison, comparison_state, 0, {0}};
+    int floored = b->empty_kernel && once < LAUNCH_BOUND_SECONDS;
+    if (floored)
+        contenders[count++] = (struct contender){launch_empty, NULL, 0, {0}};
+    if (time_in_turn(b, contenders, count, seconds) < 0)
         return -1;
-    int batch = once > 0 ? (int)(BATCH_SECONDS / once) + 1 : MAX_BATCH;
-    if (batch > MAX_BATCH)
-        batch = MAX_BATCH;
-    int beside_floor = floor_beside && b->empty_kernel && once < LAUNCH_BOUND_SECONDS;
-    // One untimed batch first: the host's clock and the driver's queues settle
-    // within it (the first short row of a run was up to 0.9 us slower).
-    if (time_batch(b, call, state, batch) < 0)
-        return -1;
-    double samples[BATCHES], floors[BATCHES];
-    if (floor_beside)
-        *floor_beside = -1;
-    for (int r = 0; r < BATCHES; ++r) {
-        if ((samples[r] = time_batch(b, call, state, batch)) < 0)
-            return -1;
-        if (beside_floor && (floors[r] = time_batch(b, launch_empty, NULL, batch)) < 0)
-            return -1;
-    }
-    qsort(samples, BATCHES, sizeof samples[0], compare_doubles);
-    if (beside_floor) {
-        qsort(floors, BATCHES, sizeof floors[0], compare_doubles);
-        *floor_beside = floors[BATCHES / 2];
-    }
-    return samples[BATCHES / 2];
+    row->seconds = seconds[0];
+    row->clblast_seconds = compared ? seconds[1] : -1;
+    row->floor_seconds = floored ? seconds[count - 1] : -1;
+    return 0;
 }
 
 void bench_fail(struct bench *b, const char *what)
@@ -175,9 +219,10 @@ static const char bench_usage[] =
     "Each time is the median over 7 batches of back-to-back calls on one in-order\n"
     "queue, a batch timed by the wall clock from its first enqueue to clFinish\n"
     "(about 20 ms a batch), so launch overhead counts as it does for an\n"
-    "application. Rows of calls under 100 us show in 'floor' an empty kernel timed\n"
-    "in batches alternating with theirs (the launch floor beside them). CPU\n"
-    "devices run smaller shapes.\n";
+    "application. CLBlast's batches alternate with tailor's, so that a drift in\n"
+    "the machine's speed falls on both. Rows of calls under 100 us show in 'floor'\n"
+    "an empty kernel timed in batches alternating with theirs (the launch floor\n"
+    "beside them). CPU devices run smaller shapes.\n";
 
 static int open_device(struct bench *b, const char *selector)
 {

@@ -45,11 +45,15 @@ struct bench {
 typedef int (*bench_call)(struct bench *b, void *state);
 
 // Median time of one call over batches of back-to-back calls (each batch
-// timed from the first enqueue to clFinish); < 0 if a call failed. With
-// `floor_beside`, calls short enough to be bound by the launch alternate
-// their batches with batches of the empty kernel, whose median goes there
-// (-1 for longer calls).
-double bench_time(struct bench *b, bench_call call, void *state, double *floor_beside);
+// timed from the first enqueue to clFinish); < 0 if a call failed.
+double bench_time(struct bench *b, bench_call call, void *state);
+
+// The row's times: the call's and, in batches taken in turn with its own,
+// the comparison's (when not NULL; -1 if it fails) and,
+// for calls short enough to be bound by the launch, the empty kernel's.
+// Returns 0, or -1 if a call failed.
+int bench_time_row(struct bench *b, struct bench_row *row, bench_call call, void *state,
+                   bench_call comparison, void *comparison_state);
 
 // A buffer of `bytes` filled with copies of the pattern; NULL on failure (reported).
 cl_mem bench_buffer(struct bench *b, size_t bytes, const void *pattern, size_t pattern_bytes);

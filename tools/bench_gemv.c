@@ -123,8 +123,12 @@ static void gemv_row(struct bench *b, size_t m, size_t n, tailor_trans trans)
     // A and x read, y read and written.
     row.bytes = 4.0 * ((double)m * (double)n + (double)k + 2.0 * (double)outputs);
     row.flops = 2.0 * (double)m * (double)n;
-    row.seconds = bench_time(b, call_tailor, &s, &row.floor_seconds);
-    if (row.seconds < 0) {
+    bench_call comparison = NULL;
+#ifdef TAILOR_HAVE_CLBLAST
+    if (b->have_clblast)
+        comparison = call_clblast;
+#endif
+    if (bench_time_row(b, &row, call_tailor, &s, comparison, &s) != 0) {
         fprintf(stderr, "bench: gemv %zux%zu: %s\n", m, n, tailor_last_error());
         bench_fail(b, "gemv: tailor_sgemv failed");
         goto done;
@@ -134,10 +138,6 @@ static void gemv_row(struct bench *b, size_t m, size_t n, tailor_trans trans)
         row.note = "WRONG RESULT";
         bench_fail(b, "gemv: wrong result");
     }
-#ifdef TAILOR_HAVE_CLBLAST
-    if (b->have_clblast)
-        row.clblast_seconds = bench_time(b, call_clblast, &s, NULL);
-#endif
     bench_add_row(b, &row);
 done:
     if (s.a)

@@ -92,7 +92,7 @@ static double read_bandwidth(struct bench *b, cl_program program, const char *na
     p.local = b->small_shapes ? 0 : 256;
     clSetKernelArg(p.kernel, 0, sizeof x, &x);
     clSetKernelArg(p.kernel, 1, sizeof out, &out);
-    double seconds = bench_time(b, launch_probe, &p, NULL);
+    double seconds = bench_time(b, launch_probe, &p);
     clReleaseKernel(p.kernel);
     return seconds > 0 ? (double)(p.global * READS_PER_ITEM * vector_bytes) / seconds / 1e9 : 0;
 }
@@ -110,7 +110,7 @@ static double fma_throughput(struct bench *b, cl_program program, const char *na
     clSetKernelArg(p.kernel, 0, sizeof out, &out);
     clSetKernelArg(p.kernel, 1, sizeof a, &a);
     clSetKernelArg(p.kernel, 2, sizeof c, &c);
-    double seconds = p.global <= items ? bench_time(b, launch_probe, &p, NULL) : -1;
+    double seconds = p.global <= items ? bench_time(b, launch_probe, &p) : -1;
     clReleaseKernel(p.kernel);
     return seconds > 0 ? (double)p.global * FLOPS_PER_ITEM / seconds / 1e9 : 0;
 }
@@ -149,7 +149,7 @@ static int measure(struct bench *b, cl_program program)
     struct probe_launch empty = {clCreateKernel(program, "empty", &error), 1, 1};
     if (error != CL_SUCCESS)
         goto done;
-    b->limits.launch_seconds = bench_time(b, launch_probe, &empty, NULL);
+    b->limits.launch_seconds = bench_time(b, launch_probe, &empty);
     b->empty_kernel = empty.kernel;
     status = b->limits.gbps > 0 && b->limits.gflops > 0 && b->limits.launch_seconds > 0 ? 0 : -1;
 done:

@@ -52,7 +52,7 @@ void bench_print_header(const struct bench *b)
     printf("limits   %.1f GB/s read bandwidth, %.1f GFLOP/s FP32, empty kernel launch %.2f us\n",
            b->limits.gbps, b->limits.gflops, b->limits.launch_seconds * 1e6);
     printf("timing   median of 7 batches of back-to-back calls, wall clock to clFinish\n");
-    printf("CLBlast  %s\n\n", b->have_clblast ? "side by side in this run" : "not built in");
+    printf("CLBlast  %s\n\n", b->have_clblast ? "side by side in this run, batches alternating with tailor's" : "not built in");
     printf("%-10s %-20s %-5s %-24s %11s %9s %9s %10s %7s %-8s %7s %11s %8s\n", "op", "shape", "dtype",
            "variant", "time", "floor", "GB/s", "GFLOP/s", "F/B", "bound", "%limit", "CLBlast", "speedup");
     fflush(stdout);
