@@ -472,8 +472,26 @@ inline void transpose_local(ulong rows, ulong cols, const __global ELEM *restric
 // B is written as one contiguous run. No local memory, no barriers. The
 // *_stream kernels write B's whole tiles with non-temporal stores, for B
 // larger than the caches: a plain store first reads the line it writes, a
-// third of the memory traffic of a transpose.
+// third of the memory traffic of a transpose. They transpose STREAM_TILES
+// tiles down the rows before storing, so that each 64-byte line of B is
+// written whole by consecutive stores: lines left half-written while seven
+// others are started (8 x 8 floats in 32-byte rows) overflowed the
+// write-combining buffers, and streamed floats ran at half the rate of
+// streamed doubles.
 #define BLOCK TRANSPOSE_CPU_BLOCK
+#define CPU_LINE_BYTES 64
+#define STREAM_TILES (VEC * (uint)sizeof(ELEM) < CPU_LINE_BYTES ? CPU_LINE_BYTES / (VEC * (uint)sizeof(ELEM)) : 1)
+
+// Transposes (and scales) the tile of A at `from` into v.
+inline void transposed_tile(ROW *v, const __global ELEM *from, ulong lda, uint valid_rows,
+                            uint valid_cols ALPHA_PARAMETER, const int mode)
+{
+    load_tile(v, from, lda, valid_rows, valid_cols, mode);
+    transpose_tile(v);
+#pragma unroll
+    for (uint k = 0; k < VEC; ++k)
+        v[k] = SCALE(v[k]);
+}
 
 inline void transpose_block(ulong rows, ulong cols, const __global ELEM *restrict a, ulong lda,
                             __global ELEM *restrict b, ulong ldb, uint tiles_x ALPHA_PARAMETER,
@@ -489,22 +507,27 @@ inline void transpose_block(ulong rows, ulong cols, const __global ELEM *restric
     }
     for (uint c = 0; c < block_cols; c += VEC) {
         uint valid_cols = mode == ALIGNED ? VEC : min((uint)VEC, block_cols - c);
-        for (uint r = 0; r < block_rows; r += VEC) {
-            uint valid_rows = mode == ALIGNED ? VEC : min((uint)VEC, block_rows - r);
-            ROW v[VEC];
-            load_tile(v, a + (row0 + r) * lda + col0 + c, lda, valid_rows, valid_cols, mode);
-            transpose_tile(v);
+        const __global ELEM *from = a + row0 * lda + col0 + c;
+        __global ELEM *to = b + (col0 + c) * ldb + row0;
+        uint r = 0;
+        if (stream && mode != UNALIGNED && valid_cols == VEC) {
+            for (; r + STREAM_TILES * VEC <= block_rows; r += STREAM_TILES * VEC) {
+                ROW v[STREAM_TILES][VEC];
 #pragma unroll
-            for (uint k = 0; k < VEC; ++k)
-                v[k] = SCALE(v[k]);
-            __global ELEM *to = b + (col0 + c) * ldb + row0 + r;
-            if (stream && mode != UNALIGNED && valid_cols == VEC && valid_rows == VEC) {
+                for (uint t = 0; t < STREAM_TILES; ++t)
+                    transposed_tile(v[t], from + (r + t * VEC) * lda, lda, VEC, VEC ALPHA_ARGUMENT, mode);
 #pragma unroll
                 for (uint k = 0; k < VEC; ++k)
-                    __builtin_nontemporal_store(v[k], (__global ROW *)(to + k * ldb));
-            } else {
-                store_tile(to, ldb, v, valid_cols, valid_rows, mode);
+#pragma unroll
+                    for (uint t = 0; t < STREAM_TILES; ++t)
+                        __builtin_nontemporal_store(v[t][k], (__global ROW *)(to + k * ldb + r + t * VEC));
             }
+        }
+        for (; r < block_rows; r += VEC) {
+            uint valid_rows = mode == ALIGNED ? VEC : min((uint)VEC, block_rows - r);
+            ROW v[VEC];
+            transposed_tile(v, from + r * lda, lda, valid_rows, valid_cols ALPHA_ARGUMENT, mode);
+            store_tile(to + r, ldb, v, valid_cols, valid_rows, mode);
         }
     }
 }
