@@ -1,5 +1,6 @@
 #include "program.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@ struct kernel_slot {
 };
 
 struct kernel_pool {
+    uint64_t name_hash; // kernel_acquire compares this before the name
     char name[KERNEL_NAME_BYTES];
     struct kernel_slot slots[KERNEL_SLOTS];
 };
@@ -227,6 +229,17 @@ static void free_built_program(struct built_program *built)
     free(built);
 }
 
+// FNV-1a: a GEMV program has dozens of kernels with long common prefixes,
+// and comparing their names one by one cost a short GEMV 600 instructions
+// a launch.
+static uint64_t name_hash(const char *name)
+{
+    uint64_t hash = 0xcbf29ce484222325ull;
+    for (; *name; ++name)
+        hash = (hash ^ (unsigned char)*name) * 0x100000001b3ull;
+    return hash;
+}
+
 // One pool per kernel of the program (CL_PROGRAM_KERNEL_NAMES); kernel
 // objects are made on first use.
 static tailor_status make_pools(cl_program program, struct built_program **out)
@@ -257,6 +270,7 @@ static tailor_status make_pools(cl_program program, struct built_program **out)
             continue;
         struct kernel_pool *pool = &built->pools[built->kernel_count++];
         snprintf(pool->name, sizeof pool->name, "%.*s", (int)length, name);
+        pool->name_hash = name_hash(pool->name);
         for (int slot = 0; slot < KERNEL_SLOTS; ++slot)
             atomic_flag_clear(&pool->slots[slot].busy);
     }
@@ -312,8 +326,9 @@ tailor_status kernel_acquire(tailor_context *ctx, enum program_id program, const
     if (status != TAILOR_SUCCESS)
         return status;
     struct kernel_pool *pool = NULL;
+    uint64_t hash = name_hash(kernel_name);
     for (size_t k = 0; k < built->kernel_count && !pool; ++k)
-        if (strcmp(built->pools[k].name, kernel_name) == 0)
+        if (built->pools[k].name_hash == hash && strcmp(built->pools[k].name, kernel_name) == 0)
             pool = &built->pools[k];
     REQUIRE(pool, TAILOR_ERROR_INVALID_ARGUMENT, "program %s has no kernel %s",
             program_name(program), kernel_name);
