@@ -14,6 +14,12 @@
 #include "scratch.h"
 #include "symbols.h"
 
+// GEMV's part of the scratch buffer, in 4-byte units: tickets (one per block
+// of a split launch) and partial results.
+struct scratch_layout {
+    size_t tickets_at, tickets, partials_at, partials;
+};
+
 // One call as the kernels see it: `outputs` elements of y, each a dot of `k`
 // elements, over a matrix of contiguous lines `lda` apart.
 struct gemv_call {
@@ -28,6 +34,7 @@ struct gemv_call {
     cl_uint wait_count;
     const cl_event *wait_list;
     cl_event *event;
+    struct scratch_layout scratch;
 };
 
 // One launch: the kernel, its NDRange, and the slices of the dots.
@@ -39,12 +46,6 @@ struct gemv_plan {
     size_t slices;
     int two_pass; // split, finished by gemv_finish
     char variant[64];
-};
-
-// GEMV's part of the scratch buffer, in 4-byte units: tickets (one per block
-// of a split launch) and partial results.
-struct scratch_layout {
-    size_t tickets_at, tickets, partials_at, partials;
 };
 
 static cl_ulong ceil_div(cl_ulong a, cl_ulong b)
@@ -107,13 +108,12 @@ size_t gemv_scratch_bytes(const tailor_context *ctx)
 static void plan_slices(const struct gemv_call *c, struct gemv_plan *p, cl_ulong blocks,
                         cl_ulong block_elements, cl_ulong align)
 {
-    struct scratch_layout l;
-    scratch_layout(c->ctx, &l);
+    const struct scratch_layout *l = &c->scratch;
     cl_ulong target = target_groups(c->ctx), slices = 1;
-    if (blocks < target && blocks <= l.tickets) {
+    if (blocks < target && blocks <= l->tickets) {
         slices = ceil_div(target, blocks);
         slices = min_u64(slices, block_elements / (cl_ulong)c->ctx->profile.tune[TUNE_GEMV_SPLIT_MIN_ELEMENTS]);
-        slices = min_u64(slices, l.partials / c->outputs);
+        slices = min_u64(slices, l->partials / c->outputs);
     }
     p->slice = c->k;
     p->slices = 1;
@@ -312,9 +312,7 @@ static cl_ulong16 pack_call(const struct gemv_call *c, const struct gemv_plan *p
 
 static tailor_status launch(const struct gemv_call *c, const struct gemv_plan *p)
 {
-    struct scratch_layout l;
-    scratch_layout(c->ctx, &l);
-    cl_ulong tickets_at = l.tickets_at, partials_at = l.partials_at;
+    cl_ulong tickets_at = c->scratch.tickets_at, partials_at = c->scratch.partials_at;
     struct kernel_lease kernel = {0};
     struct scratch_lease scratch = {0};
     cl_event first = NULL;
@@ -469,6 +467,7 @@ tailor_status tailor_sgemv(tailor_context *ctx, cl_command_queue queue, tailor_l
             return enqueue_nothing(queue, num_events_in_wait_list, event_wait_list, event);
         return scale(&call);
     }
+    scratch_layout(ctx, &call.scratch);
     struct gemv_plan plan = {0};
     if (ctx->profile.kind == TAILOR_DEVICE_KIND_CPU)
         plan_cpu(&call, &plan);
