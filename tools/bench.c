@@ -90,13 +90,10 @@ static double median(double *samples)
     return samples[BATCHES / 2];
 }
 
-// Batches of the contenders in turn, so that a drift in the speed of the
-// host or the device falls on each alike; medians into seconds[].
+// Batches of prepared contenders in turn, so that a drift in the speed of
+// the host or the device falls on each alike; medians into seconds[].
 static int time_in_turn(struct bench *b, struct contender *contenders, size_t count, double *seconds)
 {
-    for (size_t c = 0; c < count; ++c)
-        if (prepare(b, &contenders[c]) < 0)
-            return -1;
     for (int r = 0; r < BATCHES; ++r)
         for (size_t c = 0; c < count; ++c)
             if ((contenders[c].samples[r] = time_batch(b, contenders[c].call, contenders[c].state,
@@ -111,7 +108,7 @@ double bench_time(struct bench *b, bench_call call, void *state)
 {
     struct contender only = {call, state, 0, {0}};
     double seconds;
-    return time_in_turn(b, &only, 1, &seconds) < 0 ? -1 : seconds;
+    return prepare(b, &only) < 0 || time_in_turn(b, &only, 1, &seconds) < 0 ? -1 : seconds;
 }
 
 int bench_time_row(struct bench *b, struct bench_row *row, bench_call call, void *state,
@@ -120,17 +117,22 @@ int bench_time_row(struct bench *b, struct bench_row *row, bench_call call, void
     struct contender contenders[3] = {{call, state, 0, {0}}};
     size_t count = 1;
     double seconds[3];
-    // Probing the call's length here builds its kernels before any timing.
-    double once = time_batch(b, call, state, 1);
+    double once = prepare(b, &contenders[0]);
     if (once < 0)
         return -1;
     // A comparison that fails (a shape CLBlast refuses) leaves its column empty.
-    int compared = comparison && time_batch(b, comparison, comparison_state, 1) >= 0;
-    if (compared)
-        contenders[count++] = (struct contender){comparison, comparison_state, 0, {0}};
+    int compared = comparison != NULL;
+    if (compared) {
+        contenders[count] = (struct contender){comparison, comparison_state, 0, {0}};
+        compared = prepare(b, &contenders[count]) >= 0;
+        count += compared;
+    }
     int floored = b->empty_kernel && once < LAUNCH_BOUND_SECONDS;
-    if (floored)
-        contenders[count++] = (struct contender){launch_empty, NULL, 0, {0}};
+    if (floored) {
+        contenders[count] = (struct contender){launch_empty, NULL, 0, {0}};
+        if (prepare(b, &contenders[count++]) < 0)
+            return -1;
+    }
     if (time_in_turn(b, contenders, count, seconds) < 0)
         return -1;
     row->seconds = seconds[0];
