@@ -55,6 +55,14 @@ double bench_time(struct bench *b, bench_call call, void *state);
 int bench_time_row(struct bench *b, struct bench_row *row, bench_call call, void *state,
                    bench_call comparison, void *comparison_state);
 
+// The op's call_clblast as the comparison when `condition` holds and the
+// build has CLBlast; NULL otherwise.
+#ifdef TAILOR_HAVE_CLBLAST
+#define CLBLAST_WHEN(condition) ((condition) ? call_clblast : NULL)
+#else
+#define CLBLAST_WHEN(condition) NULL
+#endif
+
 // A buffer of `bytes` filled with copies of the pattern; NULL on failure (reported).
 cl_mem bench_buffer(struct bench *b, size_t bytes, const void *pattern, size_t pattern_bytes);
 

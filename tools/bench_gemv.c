@@ -123,11 +123,7 @@ static void gemv_row(struct bench *b, size_t m, size_t n, tailor_trans trans)
     // A and x read, y read and written.
     row.bytes = 4.0 * ((double)m * (double)n + (double)k + 2.0 * (double)outputs);
     row.flops = 2.0 * (double)m * (double)n;
-    bench_call comparison = NULL;
-#ifdef TAILOR_HAVE_CLBLAST
-    if (b->have_clblast)
-        comparison = call_clblast;
-#endif
+    bench_call comparison = CLBLAST_WHEN(b->have_clblast);
     if (bench_time_row(b, &row, call_tailor, &s, comparison, &s) != 0) {
         fprintf(stderr, "bench: gemv %zux%zu: %s\n", m, n, tailor_last_error());
         bench_fail(b, "gemv: tailor_sgemv failed");

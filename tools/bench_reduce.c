@@ -82,11 +82,7 @@ static void reduce_row(struct bench *b, tailor_reduce_op op, tailor_dtype dtype,
     row.n = (long long)s.n;
     row.bytes = (double)s.n * (double)element_bytes;
     row.flops = (double)s.n;
-    bench_call comparison = NULL;
-#ifdef TAILOR_HAVE_CLBLAST
-    if (b->have_clblast && op == TAILOR_REDUCE_SUM)
-        comparison = call_clblast;
-#endif
+    bench_call comparison = CLBLAST_WHEN(b->have_clblast && op == TAILOR_REDUCE_SUM);
     if (bench_time_row(b, &row, call_tailor, &s, comparison, &s) != 0) {
         fprintf(stderr, "bench: %s: %s\n", name, tailor_last_error());
         bench_fail(b, "reduce: tailor_reduce failed");

@@ -121,11 +121,7 @@ static void sgemm_row(struct bench *b, size_t m, size_t n, size_t k, tailor_tran
     }
     row.flops = 2.0 * (double)m * (double)n * (double)k;
     row.bytes = 4.0 * ((double)m * (double)k + (double)k * (double)n + 2.0 * (double)m * (double)n);
-    bench_call comparison = NULL;
-#ifdef TAILOR_HAVE_CLBLAST
-    if (b->have_clblast)
-        comparison = call_clblast;
-#endif
+    bench_call comparison = CLBLAST_WHEN(b->have_clblast);
     if (bench_time_row(b, &row, call_tailor, &s, comparison, &s) != 0) {
         fprintf(stderr, "bench: sgemm %zux%zux%zu: %s\n", m, n, k, tailor_last_error());
         bench_fail(b, "sgemm: tailor_sgemm failed");
