@@ -6,6 +6,26 @@
 #include "error.h"
 #include "program.h"
 
+// Where the cache keeps argument `index` of `size` bytes, NULL if nowhere;
+// *cached_size is what it holds there now.
+static unsigned char *cached_value(struct kernel_arg_cache *cache, cl_uint index, size_t size,
+                                   uint8_t **cached_size)
+{
+    if (size <= KERNEL_CACHED_BYTES && index < KERNEL_CACHED_ARGS) {
+        *cached_size = &cache->size[index];
+        return cache->value[index];
+    }
+    if (size <= KERNEL_CACHED_WIDE_BYTES) {
+        if (cache->wide_index != index) {
+            cache->wide_index = (uint8_t)index;
+            cache->wide_size = 0;
+        }
+        *cached_size = &cache->wide_size;
+        return cache->wide_value;
+    }
+    return NULL;
+}
+
 tailor_status set_kernel_args(struct kernel_lease *lease, cl_uint count, ...)
 {
     struct kernel_arg_cache *cache = lease->args;
@@ -17,15 +37,18 @@ tailor_status set_kernel_args(struct kernel_lease *lease, cl_uint count, ...)
         enum kernel_arg_kind kind = (enum kernel_arg_kind)va_arg(args, int);
         size_t size = va_arg(args, size_t);
         const void *value = va_arg(args, const void *);
-        int cacheable = cache && kind == ARG_VALUE && index < KERNEL_CACHED_ARGS &&
-                        size <= KERNEL_CACHED_BYTES;
-        if (cacheable && cache->size[index] == size && memcmp(cache->value[index], value, size) == 0)
+        uint8_t *cached_size = NULL;
+        unsigned char *cached =
+            cache && kind == ARG_VALUE ? cached_value(cache, index, size, &cached_size) : NULL;
+        if (cached && *cached_size == size && memcmp(cached, value, size) == 0)
             continue;
         error = clSetKernelArg(lease->kernel, index, size, value);
-        if (cache && index < KERNEL_CACHED_ARGS) {
-            cache->size[index] = (uint8_t)(cacheable && error == CL_SUCCESS ? size : 0);
-            if (cache->size[index])
-                memcpy(cache->value[index], value, size);
+        if (cached) {
+            *cached_size = (uint8_t)(error == CL_SUCCESS ? size : 0);
+            if (error == CL_SUCCESS)
+                memcpy(cached, value, size);
+        } else if (cache && index < KERNEL_CACHED_ARGS) {
+            cache->size[index] = 0;
         }
     }
     va_end(args);

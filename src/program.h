@@ -9,12 +9,17 @@
 
 struct kernel_slot;
 
-// The scalar arguments a pooled kernel object holds (size 0: unknown).
+// The scalar arguments a pooled kernel object holds (size 0: unknown):
+// small ones by index, and one wide one (GEMV's packed ulong16) apart, so
+// that every slot need not hold 128 bytes per argument.
 #define KERNEL_CACHED_ARGS 24
 #define KERNEL_CACHED_BYTES 16
+#define KERNEL_CACHED_WIDE_BYTES 128
 struct kernel_arg_cache {
     uint8_t size[KERNEL_CACHED_ARGS];
     unsigned char value[KERNEL_CACHED_ARGS][KERNEL_CACHED_BYTES];
+    uint8_t wide_index, wide_size;
+    unsigned char wide_value[KERNEL_CACHED_WIDE_BYTES];
 };
 
 // A kernel reserved for one launch: set its arguments, enqueue, release.
