@@ -166,10 +166,17 @@ static void name_variant(struct gemv_plan *p, const char *kernel, const char *sh
         append(p->variant, sizeof p->variant, "/general-stride", NULL);
 }
 
-static const char *const lane_kernels[][2] = {
-    {"gemv_row_lanes1", "gemv_row_lanes1_vec"},   {"gemv_row_lanes2", "gemv_row_lanes2_vec"},
-    {"gemv_row_lanes4", "gemv_row_lanes4_vec"},   {"gemv_row_lanes8", "gemv_row_lanes8_vec"},
-    {"gemv_row_lanes16", "gemv_row_lanes16_vec"}, {"gemv_row_lanes32", "gemv_row_lanes32_vec"},
+// The multi-row kernels by log2 of their lanes: scalar and vector loads, and
+// the variant's shape.
+static const struct {
+    const char *kernel[2], *shape;
+} lane_kernels[] = {
+    {{"gemv_row_lanes1", "gemv_row_lanes1_vec"}, "row/multi-row-1"},
+    {{"gemv_row_lanes2", "gemv_row_lanes2_vec"}, "row/multi-row-2"},
+    {{"gemv_row_lanes4", "gemv_row_lanes4_vec"}, "row/multi-row-4"},
+    {{"gemv_row_lanes8", "gemv_row_lanes8_vec"}, "row/multi-row-8"},
+    {{"gemv_row_lanes16", "gemv_row_lanes16_vec"}, "row/multi-row-16"},
+    {{"gemv_row_lanes32", "gemv_row_lanes32_vec"}, "row/multi-row-32"},
 };
 
 // Dots along lines: several lines per lockstep group for short dots, one
@@ -184,7 +191,6 @@ static void plan_rows(const struct gemv_call *c, struct gemv_plan *p)
                   (c->lda % width == 0 || c->outputs == 1);
     int wants_vector = c->k >= (cl_ulong)t[TUNE_GEMV_VECTOR_MIN_K], vector;
     const char *kernel, *shape;
-    char multi_row[32];
     if (c->k <= (cl_ulong)t[TUNE_GEMV_MULTI_ROW_MAX_K]) {
         cl_ulong elements = (cl_ulong)t[TUNE_GEMV_MULTI_ROW_ELEMENTS];
         unsigned log2_lanes = 0;
@@ -194,11 +200,8 @@ static void plan_rows(const struct gemv_call *c, struct gemv_plan *p)
             ++log2_lanes;
         lanes = 1ull << log2_lanes;
         wants_vector = elements >= width;
-        kernel = lane_kernels[log2_lanes][wants_vector && aligned];
-        multi_row[0] = '\0';
-        size_t segment = (size_t)lanes;
-        append(multi_row, sizeof multi_row, "row/multi-row-", &segment);
-        shape = multi_row;
+        kernel = lane_kernels[log2_lanes].kernel[wants_vector && aligned];
+        shape = lane_kernels[log2_lanes].shape;
     } else if (c->k >= (cl_ulong)t[TUNE_GEMV_GROUP_MIN_K]) {
         lanes = group;
         batch = 1;
@@ -266,8 +269,9 @@ static void plan_cpu(const struct gemv_call *c, struct gemv_plan *p)
 
 // Sums the partial results of a split launch (after `first`) into y.
 static tailor_status finish(const struct gemv_call *c, const struct gemv_plan *p, cl_mem scratch,
-                            cl_ulong partials_at, cl_event first)
+                            cl_event first)
 {
+    cl_ulong partials_at = c->scratch.partials_at;
     struct kernel_lease kernel;
     tailor_status status = kernel_acquire(c->ctx, PROGRAM_GEMV_F32, "gemv_finish", &kernel);
     if (status != TAILOR_SUCCESS)
@@ -286,8 +290,7 @@ static tailor_status finish(const struct gemv_call *c, const struct gemv_plan *p
 }
 
 // The call's scalars as the kernels unpack them (cl/symbols.h: GEMV_CALL_*).
-static cl_ulong16 pack_call(const struct gemv_call *c, const struct gemv_plan *p, cl_ulong tickets_at,
-                            cl_ulong partials_at)
+static cl_ulong16 pack_call(const struct gemv_call *c, const struct gemv_plan *p)
 {
     cl_uint alpha_bits, beta_bits;
     memcpy(&alpha_bits, &c->alpha, sizeof alpha_bits);
@@ -305,25 +308,25 @@ static cl_ulong16 pack_call(const struct gemv_call *c, const struct gemv_plan *p
     packed.s[GEMV_CALL_PER_ITEM] = p->per_item;
     packed.s[GEMV_CALL_SLICE] = p->slice;
     packed.s[GEMV_CALL_ALPHA_BETA] = alpha_bits | (cl_ulong)beta_bits << 32;
-    packed.s[GEMV_CALL_TICKETS_AT] = tickets_at;
-    packed.s[GEMV_CALL_PARTIALS_AT] = partials_at;
+    packed.s[GEMV_CALL_TICKETS_AT] = c->scratch.tickets_at;
+    packed.s[GEMV_CALL_PARTIALS_AT] = c->scratch.partials_at;
     return packed;
 }
 
 static tailor_status launch(const struct gemv_call *c, const struct gemv_plan *p)
 {
-    cl_ulong tickets_at = c->scratch.tickets_at, partials_at = c->scratch.partials_at;
     struct kernel_lease kernel = {0};
     struct scratch_lease scratch = {0};
     cl_event first = NULL;
     tailor_status status = kernel_acquire(c->ctx, PROGRAM_GEMV_F32, p->kernel, &kernel);
     if (status == TAILOR_SUCCESS && p->slices > 1)
         status = scratch_acquire(c->ctx->scratch, c->queue,
-                                 (size_t)(partials_at + c->outputs * p->slices) * 4, c->wait_count,
+                                 (size_t)(c->scratch.partials_at + c->outputs * p->slices) * 4,
+                                 c->wait_count,
                                  c->wait_list, &scratch);
     // Split GPU kernels and every CPU kernel take the scratch buffer last.
     int takes_scratch = p->slices > 1 || c->ctx->profile.kind == TAILOR_DEVICE_KIND_CPU;
-    cl_ulong16 packed = pack_call(c, p, tickets_at, partials_at);
+    cl_ulong16 packed = pack_call(c, p);
     if (status == TAILOR_SUCCESS)
         status = set_kernel_args(&kernel, takes_scratch ? 5 : 4, KERNEL_MEM(c->a), KERNEL_MEM(c->x),
                                  KERNEL_MEM(c->y), KERNEL_ARG(packed), KERNEL_MEM(scratch.buffer));
@@ -334,7 +337,7 @@ static tailor_status launch(const struct gemv_call *c, const struct gemv_plan *p
                             p->two_pass ? &first : c->event);
     }
     if (status == TAILOR_SUCCESS && p->two_pass)
-        status = finish(c, p, scratch.buffer, partials_at, first);
+        status = finish(c, p, scratch.buffer, first);
     if (first)
         clReleaseEvent(first);
     scratch_release(&scratch);
