@@ -47,8 +47,6 @@ tailor_status set_kernel_args(struct kernel_lease *lease, cl_uint count, ...)
             *cached_size = (uint8_t)(error == CL_SUCCESS ? size : 0);
             if (error == CL_SUCCESS)
                 memcpy(cached, value, size);
-        } else if (cache && index < KERNEL_CACHED_ARGS) {
-            cache->size[index] = 0;
         }
     }
     va_end(args);
