@@ -11,7 +11,7 @@
 // TRANSPOSE_REGISTERS, TRANSPOSE_CPU), TRANSPOSE_WG_X, TRANSPOSE_WG_Y,
 // TRANSPOSE_VECTOR_BYTES, TRANSPOSE_LOADS, TRANSPOSE_LOCAL_PAD,
 // TRANSPOSE_DIAGONAL, TRANSPOSE_BAND, TRANSPOSE_CPU_BLOCK, TRANSPOSE_LOAD_HINT,
-// TRANSPOSE_STORE_HINT. src/transpose.c computes the same
+// TRANSPOSE_STORE_HINT, TRANSPOSE_LOCAL_STEPS. src/transpose.c computes the same
 // geometry (VEC, tiles, group shape) to launch these kernels.
 //
 // Each program has three kernels of its method; the host picks one per call:
@@ -410,11 +410,18 @@ inline void transpose_tiles(ulong rows, ulong cols, const __global ELEM *restric
 
 #elif METHOD == TRANSPOSE_LOCAL
 // A TILE x TILE tile (TILE = WG_X * VEC) goes through local memory: each
-// work-item loads one vector of a row in TILE / WG_Y rows, and after the
-// barrier gathers one vector of a column in as many columns. The padding of
-// the rows (TRANSPOSE_LOCAL_PAD elements) spreads a column over the banks.
+// work-item loads one vector of a row in STEPS rows, GROUP_Y rows apart, and
+// after the barrier gathers one vector of a column in as many columns. The
+// padding of the rows (TRANSPOSE_LOCAL_PAD elements) spreads a column over
+// the banks.
 #define TILE (TRANSPOSE_WG_X * VEC)
-#define STEPS (TILE / TRANSPOSE_WG_Y)
+#if TRANSPOSE_LOCAL_STEPS
+#define STEPS TRANSPOSE_LOCAL_STEPS
+#define GROUP_Y (TILE / STEPS)
+#else
+#define GROUP_Y TRANSPOSE_WG_Y
+#define STEPS (TILE / GROUP_Y)
+#endif
 #define TILE_STRIDE (TILE + TRANSPOSE_LOCAL_PAD)
 
 inline void transpose_local(ulong rows, ulong cols, const __global ELEM *restrict a, ulong lda,
@@ -428,7 +435,7 @@ inline void transpose_local(ulong rows, ulong cols, const __global ELEM *restric
     uint valid_cols = mode == ALIGNED ? VEC : valid_lines(col, cols);
 #pragma unroll
     for (uint i = 0; i < STEPS; ++i) {
-        uint r = ly + i * TRANSPOSE_WG_Y;
+        uint r = ly + i * GROUP_Y;
         const __global ELEM *p = a + (row0 + r) * lda + col;
         ELEMV v = (ELEMV)(0);
         if (mode == ALIGNED || (row0 + r < rows && valid_cols == VEC))
@@ -442,7 +449,7 @@ inline void transpose_local(ulong rows, ulong cols, const __global ELEM *restric
     uint valid_b_cols = mode == ALIGNED ? VEC : valid_lines(brow_col, rows);
 #pragma unroll
     for (uint i = 0; i < STEPS; ++i) {
-        uint c = ly + i * TRANSPOSE_WG_Y;
+        uint c = ly + i * GROUP_Y;
         ELEM e[VEC];
 #pragma unroll
         for (uint k = 0; k < VEC; ++k)
@@ -457,7 +464,7 @@ inline void transpose_local(ulong rows, ulong cols, const __global ELEM *restric
 }
 
 #define TRANSPOSE_KERNEL(NAME, MODE)                                                                \
-    __kernel __attribute__((reqd_work_group_size(TRANSPOSE_WG_X * TRANSPOSE_WG_Y, 1, 1)))         \
+    __kernel __attribute__((reqd_work_group_size(TRANSPOSE_WG_X * GROUP_Y, 1, 1)))                \
     void NAME(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a_offset, ulong lda,   \
               __global ELEM *restrict b, ulong b_offset, ulong ldb, uint tiles_x ALPHA_PARAMETER)   \
     {                                                                                               \

@@ -63,6 +63,9 @@ struct profile_row {
 // 16 x 32 groups (two float4 rows per work-item), 185.2-185.5, where 16 x 4
 // and 16 x 16 took 186.3-186.7. Without the store hint the column order
 // took 189 us; bands of 2 to 64 tile rows were slower than either order.
+// Two float4 steps a work-item suit doubles too: their 32 x 32 tiles in
+// 16 x 16 groups took 369.1-369.8 us at 8192 x 8192 (2.90-2.91 TB/s), against
+// 374.7-375.0 us in 16 x 32 groups of one step each.
 // SGEMM (to be swept on the H100): 128x128x16 tiles of 256 work-items with
 // 8x8 register tiles as 2x2 float4 quadrants, warps as interleaved 8x4
 // patches, float4 global loads, both local tiles padded and double-buffered
@@ -76,6 +79,7 @@ static const struct tuning_value nvidia_tuning[] = {
     {TUNE_TRANSPOSE_WG_X, 16},   {TUNE_TRANSPOSE_WG_Y, 32},      {TUNE_TRANSPOSE_LOADS, 8},
     {TUNE_TRANSPOSE_METHOD_4, TRANSPOSE_LOCAL}, {TUNE_TRANSPOSE_METHOD_8, TRANSPOSE_LOCAL},
     {TUNE_TRANSPOSE_LOAD_HINT, 1}, {TUNE_TRANSPOSE_STORE_HINT, 1}, {TUNE_TRANSPOSE_BAND, 4096},
+    {TUNE_TRANSPOSE_LOCAL_STEPS, 2},
     {TUNE_SGEMM_BM, 128},        {TUNE_SGEMM_BN, 128},           {TUNE_SGEMM_BK, 16},
     {TUNE_SGEMM_TM, 8},          {TUNE_SGEMM_TN, 8},             {TUNE_SGEMM_VWM, 4},
     {TUNE_SGEMM_VWN, 4},         {TUNE_SGEMM_WARP_TX, 8},        {TUNE_SGEMM_WARP_TY, 4},
@@ -303,8 +307,8 @@ static tailor_status check_gemv(const struct profile *profile, const tailor_devi
 }
 
 // The transpose's work-group fits the device; a local-memory tile (edge
-// WG_X * VEC elements, WG_Y rows a step) divides into steps and fits in
-// local memory where the device says how much it has.
+// WG_X * VEC elements) divides into steps of whole rows of work-items and
+// fits in local memory where the device says how much it has.
 static tailor_status check_transpose(const struct profile *profile, const tailor_device_info *facts)
 {
     const int *t = profile->tune;
@@ -318,9 +322,22 @@ static tailor_status check_transpose(const struct profile *profile, const tailor
             continue;
         size_t tile = (size_t)t[TUNE_TRANSPOSE_WG_X] *
                       transpose_vector(t[TUNE_TRANSPOSE_VECTOR_BYTES], bytes);
-        REQUIRE((size_t)t[TUNE_TRANSPOSE_WG_Y] <= tile, TAILOR_ERROR_INVALID_PROFILE,
-                "TRANSPOSE_WG_Y=%d exceeds the %zu-element local tile of %zu-byte elements",
-                t[TUNE_TRANSPOSE_WG_Y], tile, bytes);
+        int steps = t[TUNE_TRANSPOSE_LOCAL_STEPS];
+        if (steps) {
+            REQUIRE(is_power_of_two(steps) && (size_t)steps <= tile, TAILOR_ERROR_INVALID_PROFILE,
+                    "TRANSPOSE_LOCAL_STEPS=%d is not a power of two up to the %zu-element local "
+                    "tile of %zu-byte elements",
+                    steps, tile, bytes);
+        } else {
+            REQUIRE((size_t)t[TUNE_TRANSPOSE_WG_Y] <= tile, TAILOR_ERROR_INVALID_PROFILE,
+                    "TRANSPOSE_WG_Y=%d exceeds the %zu-element local tile of %zu-byte elements",
+                    t[TUNE_TRANSPOSE_WG_Y], tile, bytes);
+        }
+        size_t local_group = (size_t)t[TUNE_TRANSPOSE_WG_X] *
+                             transpose_local_group_rows(steps, t[TUNE_TRANSPOSE_WG_Y], tile);
+        REQUIRE(local_group <= facts->max_work_group_size, TAILOR_ERROR_INVALID_PROFILE,
+                "the local-tile group of %zu-byte elements has %zu work-items; the device takes %zu",
+                bytes, local_group, facts->max_work_group_size);
         size_t local = tile * (tile + (size_t)t[TUNE_TRANSPOSE_LOCAL_PAD]) * bytes;
         REQUIRE(facts->local_mem_bytes == 0 || local <= facts->local_mem_bytes,
                 TAILOR_ERROR_INVALID_PROFILE,

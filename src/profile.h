@@ -86,7 +86,10 @@ enum kernel_source {
 // column by column (1: row by row), the CPU block's edge, the size of B from
 // which CPU kernels write it with non-temporal stores (0: never), and the
 // cache hints of 16-byte global accesses on NVIDIA (loads: 0 none, 1 evict
-// first, 2 read-only without L1 allocation; stores: 0 none, 1 evict first).
+// first, 2 read-only without L1 allocation; stores: 0 none, 1 evict first),
+// and the vectors each work-item moves through a local tile (its group then
+// has TILE / TRANSPOSE_LOCAL_STEPS rows, whatever the element size; 0: the
+// group has TRANSPOSE_WG_Y rows).
 #define TRANSPOSE_TUNING_PARAMETERS(X)                                                              \
     X(TRANSPOSE_METHOD_1, SOURCE_TRANSPOSE, 1, 0, 2, 0)                                             \
     X(TRANSPOSE_METHOD_2, SOURCE_TRANSPOSE, 1, 0, 2, 0)                                             \
@@ -103,7 +106,8 @@ enum kernel_source {
     X(TRANSPOSE_CPU_BLOCK, SOURCE_TRANSPOSE, 64, 16, 1024, 1)                                      \
     X(TRANSPOSE_CPU_STREAM_BYTES, SOURCE_TRANSPOSE, 0, 0, 1 << 30, 0)                               \
     X(TRANSPOSE_LOAD_HINT, SOURCE_TRANSPOSE, 0, 0, 2, 0)                                            \
-    X(TRANSPOSE_STORE_HINT, SOURCE_TRANSPOSE, 0, 0, 1, 0)
+    X(TRANSPOSE_STORE_HINT, SOURCE_TRANSPOSE, 0, 0, 1, 0)                                           \
+    X(TRANSPOSE_LOCAL_STEPS, SOURCE_TRANSPOSE, 0, 0, 256, 0)
 
 // SGEMM (cl/sgemm.cl says what each does). The tiled kernel has two tile
 // sets: the big one (SGEMM_*) and a smaller one (SGEMM_MID_*) for shapes

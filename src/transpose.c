@@ -120,6 +120,8 @@ static tailor_status plan_launch(const struct transpose_call *c, struct launch_p
     p->group = wg_x * wg_y;
     if (p->method == TRANSPOSE_LOCAL) {
         p->tile_cols = p->tile_rows = wg_x * p->vec;
+        p->group = wg_x * transpose_local_group_rows(t[TUNE_TRANSPOSE_LOCAL_STEPS], (int)wg_y,
+                                                     p->tile_cols);
     } else if (p->method == TRANSPOSE_REGISTERS) {
         p->tile_cols = wg_x * p->vec;
         p->tile_rows = wg_y * p->vec * transpose_register_tiles(t[TUNE_TRANSPOSE_LOADS], p->vec);

@@ -21,4 +21,12 @@ static inline size_t transpose_register_tiles(int loads, size_t vec)
     return items < 1 ? 1 : items;
 }
 
+// Rows of work-items in a local-tile group: enough that each moves
+// TRANSPOSE_LOCAL_STEPS vectors of the tile-edge-long tile, or TRANSPOSE_WG_Y
+// where that is 0.
+static inline size_t transpose_local_group_rows(int local_steps, int wg_y, size_t tile)
+{
+    return local_steps ? tile / (size_t)local_steps : (size_t)wg_y;
+}
+
 #endif

@@ -368,6 +368,9 @@ static const struct config configs[] = {
     // Bands of tile rows that divide no grid evenly.
     {ALL_METHODS("0") ",TRANSPOSE_WG_X=4,TRANSPOSE_WG_Y=4,TRANSPOSE_BAND=3,TRANSPOSE_VECTOR_BYTES=8", 8},
     {ALL_METHODS("1") ",TRANSPOSE_WG_X=2,TRANSPOSE_WG_Y=2,TRANSPOSE_BAND=5", 0},
+    // Local-tile groups shaped by their steps, not by TRANSPOSE_WG_Y.
+    {ALL_METHODS("0") ",TRANSPOSE_WG_X=4,TRANSPOSE_WG_Y=8,TRANSPOSE_LOCAL_STEPS=4,TRANSPOSE_VECTOR_BYTES=8",
+     8},
 };
 
 static const struct config small_configs[] = {

@@ -260,6 +260,29 @@ static void test_status_table(void)
     CHECK(strcmp(tailor_status_string((tailor_status)-999), "unknown status") == 0, "unknown value");
 }
 
+// The local-tile transpose's steps are checked against its tile and the
+// device's work-group limit.
+static void test_transpose_tuning(void)
+{
+    tailor_device_info h100 = nvidia(9, 0);
+    h100.local_mem_bytes = 49152;
+    struct profile profile;
+    static const char *const good[] = {"TRANSPOSE_LOCAL_STEPS=1", "TRANSPOSE_LOCAL_STEPS=32",
+                                       "TRANSPOSE_LOCAL_STEPS=0,TRANSPOSE_WG_Y=8"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; ++i)
+        CHECK(profile_select(&h100, NULL, good[i], &profile) == TAILOR_SUCCESS, "'%s': %s", good[i],
+              tailor_last_error());
+    static const char *const bad[] = {
+        "TRANSPOSE_LOCAL_STEPS=3",  // not a power of two
+        "TRANSPOSE_LOCAL_STEPS=64", // more than the 32 rows of the double tile
+        // 64 x 64 work-items for the float tile of 64 x 64 single elements
+        "TRANSPOSE_WG_X=64,TRANSPOSE_WG_Y=1,TRANSPOSE_VECTOR_BYTES=4,TRANSPOSE_LOCAL_STEPS=1",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
+        CHECK(profile_select(&h100, NULL, bad[i], &profile) == TAILOR_ERROR_INVALID_PROFILE,
+              "'%s' is refused", bad[i]);
+}
+
 int main(void)
 {
     test_sha256();
@@ -267,6 +290,7 @@ int main(void)
     test_profile_table();
     test_tuning();
     test_sgemm_tuning();
+    test_transpose_tuning();
     test_status_table();
     return test_exit_status("test_unit");
 }
