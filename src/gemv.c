@@ -322,8 +322,7 @@ static tailor_status launch(const struct gemv_call *c, const struct gemv_plan *p
     if (status == TAILOR_SUCCESS && p->slices > 1)
         status = scratch_acquire(c->ctx->scratch, c->queue,
                                  (size_t)(c->scratch.partials_at + c->outputs * p->slices) * 4,
-                                 c->wait_count,
-                                 c->wait_list, &scratch);
+                                 c->wait_count, c->wait_list, &scratch);
     // Split GPU kernels and every CPU kernel take the scratch buffer last.
     int takes_scratch = p->slices > 1 || c->ctx->profile.kind == TAILOR_DEVICE_KIND_CPU;
     cl_ulong16 packed = pack_call(c, p);

@@ -336,7 +336,8 @@ static tailor_status check_transpose(const struct profile *profile, const tailor
         size_t local_group = (size_t)t[TUNE_TRANSPOSE_WG_X] *
                              transpose_local_group_rows(steps, t[TUNE_TRANSPOSE_WG_Y], tile);
         REQUIRE(local_group <= facts->max_work_group_size, TAILOR_ERROR_INVALID_PROFILE,
-                "the local-tile group of %zu-byte elements has %zu work-items; the device takes %zu",
+                "the local-tile group of %zu-byte elements has %zu work-items; the device "
+                "takes %zu",
                 bytes, local_group, facts->max_work_group_size);
         size_t local = tile * (tile + (size_t)t[TUNE_TRANSPOSE_LOCAL_PAD]) * bytes;
         REQUIRE(facts->local_mem_bytes == 0 || local <= facts->local_mem_bytes,

@@ -107,7 +107,8 @@ static void transpose_row(struct bench *b, size_t element_bytes, size_t rows, si
     row.n = (long long)cols;
     row.bytes = 2.0 * (double)bytes;
     row.flops = 0;
-    bench_call comparison = CLBLAST_WHEN(b->have_clblast && (element_bytes == 4 || (element_bytes == 8 && b->info.has_fp64)));
+    int clblast_has_size = element_bytes == 4 || (element_bytes == 8 && b->info.has_fp64);
+    bench_call comparison = CLBLAST_WHEN(b->have_clblast && clblast_has_size);
     if (bench_time_row(b, &row, call_tailor, &s, comparison, &s) != 0) {
         fprintf(stderr, "bench: transpose: %s\n", tailor_last_error());
         bench_fail(b, "transpose: tailor_transpose failed");
