@@ -530,32 +530,44 @@ TEMPLATE CPUV cpu_line_dot(const __global float *line, const __global float *x, 
     return sums[0];
 }
 
-// Dots of the W lines from `line` on, `lda` apart, over [begin, end), as one
-// vector. Long dots go line after line, so that a matrix of short rows is
-// read in one sequential run (W lines side by side would be W short streams
-// each); dots shorter than GEMV_CPU_LINE_MIN_K go side by side, every load
-// of x serving all W lines, as a line alone would spend more on loop control
-// than on loads. Only the first `lines` lines exist; the others repeat the
-// last one (their dots are discarded). Inlined, so that a whole block
-// (lines == W) folds the clamp away.
-TEMPLATE CPUV cpu_dots(const __global float *line, ulong lda, ulong lines,
-                       const __global float *x, ulong x_base, long incx, ulong begin, ulong end)
+// The W lines of a block from `line` on, `lda` apart: only the first `lines`
+// exist; the others repeat the last one (their dots are discarded). The
+// functions below are inlined, so that a whole block (lines == W) folds the
+// clamp away.
+#define CPU_BLOCK_SETUP                                                                        \
+    CPUV sums[GEMV_CPU_VECTOR];                                                                \
+    float tail[GEMV_CPU_VECTOR];                                                               \
+    const __global float *at[GEMV_CPU_VECTOR];                                                 \
+    _Pragma("unroll") for (uint q = 0; q < GEMV_CPU_VECTOR; ++q)                               \
+    {                                                                                          \
+        sums[q] = (CPUV)(0.0f);                                                                \
+        tail[q] = 0.0f;                                                                        \
+        at[q] = line + min((ulong)q, lines - 1) * lda;                                         \
+    }
+
+// Dots of a block's lines over [begin, end), as one vector, line after line,
+// so that a matrix of short rows is read in one sequential run (W lines side
+// by side would be W short streams each).
+TEMPLATE CPUV cpu_dots_line_by_line(const __global float *line, ulong lda, ulong lines,
+                                    const __global float *x, ulong x_base, long incx,
+                                    ulong begin, ulong end)
 {
-    CPUV sums[GEMV_CPU_VECTOR];
-    float tail[GEMV_CPU_VECTOR];
-    const __global float *at[GEMV_CPU_VECTOR];
+    CPU_BLOCK_SETUP
 #pragma unroll
-    for (uint q = 0; q < GEMV_CPU_VECTOR; ++q) {
-        sums[q] = (CPUV)(0.0f);
-        tail[q] = 0.0f;
-        at[q] = line + min((ulong)q, lines - 1) * lda;
-    }
-    if (end - begin >= GEMV_CPU_LINE_MIN_K) {
-#pragma unroll
-        for (uint q = 0; q < GEMV_CPU_VECTOR; ++q)
-            sums[q] = cpu_line_dot(at[q], x, x_base, incx, begin, end, &tail[q]);
-        return transposed_sums(sums) + VLOAD_CPU(0, tail);
-    }
+    for (uint q = 0; q < GEMV_CPU_VECTOR; ++q)
+        sums[q] = cpu_line_dot(at[q], x, x_base, incx, begin, end, &tail[q]);
+    return transposed_sums(sums) + VLOAD_CPU(0, tail);
+}
+
+// Dots of a block's lines over [begin, end), as one vector, the lines side
+// by side: every load of x serves all W lines, where, for dots shorter than
+// GEMV_CPU_LINE_MIN_K, a line alone would spend more on loop control than
+// on loads.
+TEMPLATE CPUV cpu_dots_side_by_side(const __global float *line, ulong lda, ulong lines,
+                                    const __global float *x, ulong x_base, long incx,
+                                    ulong begin, ulong end)
+{
+    CPU_BLOCK_SETUP
     ulong j = begin;
     for (; j + GEMV_CPU_VECTOR <= end; j += GEMV_CPU_VECTOR) {
         CPUV xv = x_vector(x, x_base, incx, j);
@@ -570,6 +582,14 @@ TEMPLATE CPUV cpu_dots(const __global float *line, ulong lda, ulong lines,
             tail[q] += at[q][j] * xj;
     }
     return transposed_sums(sums) + VLOAD_CPU(0, tail);
+}
+
+TEMPLATE CPUV cpu_dots(const __global float *line, ulong lda, ulong lines,
+                       const __global float *x, ulong x_base, long incx, ulong begin, ulong end)
+{
+    if (end - begin >= GEMV_CPU_LINE_MIN_K)
+        return cpu_dots_line_by_line(line, lda, lines, x, x_base, incx, begin, end);
+    return cpu_dots_side_by_side(line, lda, lines, x, x_base, incx, begin, end);
 }
 
 // Output i's dot: into y when the dots are whole, else into slice
@@ -616,6 +636,14 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemv_cpu_rows(SPLIT
     const uint slices = get_global_size(1);
     __global float *partials = (__global float *)scratch + partials_at;
     ulong row = first;
+    // Short dots of unit-stride vectors, the common short GEMV, in a loop of
+    // their own with the strides as constants: in a loop with every path of
+    // cpu_dots, the compiler keeps two dozen pointers in memory.
+    if (end - begin < GEMV_CPU_LINE_MIN_K && incx == 1 && incy == 1 && slices == 1)
+        for (; row + GEMV_CPU_VECTOR <= last; row += GEMV_CPU_VECTOR)
+            cpu_store_dots(cpu_dots_side_by_side(a + a_offset + row * lda, lda, GEMV_CPU_VECTOR,
+                                                 x, x_base, 1, begin, end),
+                           row, GEMV_CPU_VECTOR, y, y_base, 1, alpha, beta, 1, partials, outputs);
     for (; row + GEMV_CPU_VECTOR <= last; row += GEMV_CPU_VECTOR)
         cpu_store_dots(cpu_dots(a + a_offset + row * lda, lda, GEMV_CPU_VECTOR, x, x_base, incx,
                                 begin, end),
