@@ -25,7 +25,8 @@
 // (POCL runs the code after such a barrier twice). beta == 0 never reads y,
 // so NaNs there do not propagate.
 //
-// Tuning defines: src/profile.h lists the GEMV_* parameters.
+// Variant define: GEMV_KERNELS (the GPU or the CPU kernels). Tuning defines:
+// src/ops/gemv/gemv_tables.h lists them and the programs that read each.
 #include "prelude.cl"
 
 // The kernel templates below take their shape (lanes, batch, vector, split)
@@ -148,7 +149,7 @@ __kernel void gemv_scale(__global float *y, ulong y_base, long incy, ulong n, fl
     }
 }
 
-#if DEVICE != DEVICE_CPU
+#if GEMV_KERNELS == GEMV_KERNELS_GPU
 
 #if GEMV_ROW_LANES > 0
 #define ROW_LANES GEMV_ROW_LANES
@@ -290,28 +291,30 @@ TEMPLATE void gemv_rows(CALL_PARAMETERS, __local float *reduce_scratch, __local 
         (void)per_item;                                                                        \
         gemv_rows(CALL_ARGUMENTS, reduce_scratch, &last_flag, LANES, BATCH, VECTOR, SPLIT);    \
     }
-#define DEFINE_ROW_KERNEL(NAME, LANES, BATCH, VECTOR)                                          \
+#define DEFINE_ROW_KERNEL(NAME, SPLIT_NAME, LANES, BATCH, VECTOR)                               \
     DEFINE_ROW_KERNEL_(NAME, LANES, BATCH, VECTOR, 0, KERNEL_PARAMETERS, WHOLE_SCRATCH)        \
-    DEFINE_ROW_KERNEL_(CAT(NAME, _split), LANES, BATCH, VECTOR, 1, SPLIT_KERNEL_PARAMETERS,    \
-                       SPLIT_SCRATCH)
+    DEFINE_ROW_KERNEL_(SPLIT_NAME, LANES, BATCH, VECTOR, 1, SPLIT_KERNEL_PARAMETERS, SPLIT_SCRATCH)
 
 // Several lines per lockstep group, for short dots (the host picks the
 // narrowest segment that covers k), with scalar or vector loads.
-#define DEFINE_LANES_KERNELS(LANES)                                                            \
-    DEFINE_ROW_KERNEL(gemv_row_lanes##LANES, LANES, GEMV_ROW_BATCH, 0)                         \
-    DEFINE_ROW_KERNEL(gemv_row_lanes##LANES##_vec, LANES, GEMV_ROW_BATCH, 1)
-DEFINE_LANES_KERNELS(1)
-DEFINE_LANES_KERNELS(2)
-DEFINE_LANES_KERNELS(4)
-DEFINE_LANES_KERNELS(8)
-DEFINE_LANES_KERNELS(16)
-DEFINE_LANES_KERNELS(32)
+DEFINE_ROW_KERNEL(gemv_row_lanes1, gemv_row_lanes1_split, 1, GEMV_ROW_BATCH, 0)
+DEFINE_ROW_KERNEL(gemv_row_lanes1_vec, gemv_row_lanes1_vec_split, 1, GEMV_ROW_BATCH, 1)
+DEFINE_ROW_KERNEL(gemv_row_lanes2, gemv_row_lanes2_split, 2, GEMV_ROW_BATCH, 0)
+DEFINE_ROW_KERNEL(gemv_row_lanes2_vec, gemv_row_lanes2_vec_split, 2, GEMV_ROW_BATCH, 1)
+DEFINE_ROW_KERNEL(gemv_row_lanes4, gemv_row_lanes4_split, 4, GEMV_ROW_BATCH, 0)
+DEFINE_ROW_KERNEL(gemv_row_lanes4_vec, gemv_row_lanes4_vec_split, 4, GEMV_ROW_BATCH, 1)
+DEFINE_ROW_KERNEL(gemv_row_lanes8, gemv_row_lanes8_split, 8, GEMV_ROW_BATCH, 0)
+DEFINE_ROW_KERNEL(gemv_row_lanes8_vec, gemv_row_lanes8_vec_split, 8, GEMV_ROW_BATCH, 1)
+DEFINE_ROW_KERNEL(gemv_row_lanes16, gemv_row_lanes16_split, 16, GEMV_ROW_BATCH, 0)
+DEFINE_ROW_KERNEL(gemv_row_lanes16_vec, gemv_row_lanes16_vec_split, 16, GEMV_ROW_BATCH, 1)
+DEFINE_ROW_KERNEL(gemv_row_lanes32, gemv_row_lanes32_split, 32, GEMV_ROW_BATCH, 0)
+DEFINE_ROW_KERNEL(gemv_row_lanes32_vec, gemv_row_lanes32_vec_split, 32, GEMV_ROW_BATCH, 1)
 // One lockstep group (ROW_LANES work-items) per line.
-DEFINE_ROW_KERNEL(gemv_row_wide, ROW_LANES, GEMV_ROW_BATCH, 0)
-DEFINE_ROW_KERNEL(gemv_row_wide_vec, ROW_LANES, GEMV_ROW_BATCH, 1)
+DEFINE_ROW_KERNEL(gemv_row_wide, gemv_row_wide_split, ROW_LANES, GEMV_ROW_BATCH, 0)
+DEFINE_ROW_KERNEL(gemv_row_wide_vec, gemv_row_wide_vec_split, ROW_LANES, GEMV_ROW_BATCH, 1)
 // A whole work-group per line, for long dots.
-DEFINE_ROW_KERNEL(gemv_row_group, GEMV_ROW_WG, 1, 0)
-DEFINE_ROW_KERNEL(gemv_row_group_vec, GEMV_ROW_WG, 1, 1)
+DEFINE_ROW_KERNEL(gemv_row_group, gemv_row_group_split, GEMV_ROW_WG, 1, 0)
+DEFINE_ROW_KERNEL(gemv_row_group_vec, gemv_row_group_vec_split, GEMV_ROW_WG, 1, 1)
 
 // Column kernels: a group of TX x TY work-items takes TX * GEMV_COL_VECTOR
 // consecutive outputs; work-item (tx, ty) holds GEMV_COL_VECTOR of them and
@@ -406,15 +409,15 @@ TEMPLATE void gemv_cols(CALL_PARAMETERS, __local COLV *part, __local uint *last_
         (void)per_item;                                                                        \
         gemv_cols(CALL_ARGUMENTS, part, &last_flag, ALIGNED, SPLIT);                           \
     }
-#define DEFINE_COL_KERNEL(NAME, ALIGNED)                                                       \
+#define DEFINE_COL_KERNEL(NAME, SPLIT_NAME, ALIGNED)                                           \
     DEFINE_COL_KERNEL_(NAME, ALIGNED, 0, KERNEL_PARAMETERS, WHOLE_SCRATCH)                     \
-    DEFINE_COL_KERNEL_(CAT(NAME, _split), ALIGNED, 1, SPLIT_KERNEL_PARAMETERS, SPLIT_SCRATCH)
+    DEFINE_COL_KERNEL_(SPLIT_NAME, ALIGNED, 1, SPLIT_KERNEL_PARAMETERS, SPLIT_SCRATCH)
 
-DEFINE_COL_KERNEL(gemv_col_vec, 1)
+DEFINE_COL_KERNEL(gemv_col_vec, gemv_col_vec_split, 1)
 // Lines not aligned to whole vectors: element-aligned vector loads.
-DEFINE_COL_KERNEL(gemv_col, 0)
+DEFINE_COL_KERNEL(gemv_col, gemv_col_split, 0)
 
-#else // DEVICE == DEVICE_CPU
+#elif GEMV_KERNELS == GEMV_KERNELS_CPU
 
 // CPUs: one work-item per group, each taking a long contiguous share of the
 // work with wide vector loads, no local memory.
@@ -719,4 +722,6 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemv_cpu_cols(SPLIT
 #endif
 }
 
+#else
+#error "unknown GEMV_KERNELS"
 #endif

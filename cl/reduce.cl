@@ -1,8 +1,7 @@
 // Reductions: sum, min and max of float or double.
 //
 // Variant defines: REAL (float or double), REAL_BYTES, REDUCE_OP.
-// Tuning defines: REDUCE_WG_SIZE, REDUCE_VECTOR_BYTES, REDUCE_UNROLL,
-// REDUCE_ONE_PASS (REDUCE_GROUPS_PER_CU and REDUCE_SMALL_N are the host's).
+// Tuning defines: src/ops/reduce/reduce_tables.h lists them.
 #include "prelude.cl"
 
 #if REDUCE_VECTOR_BYTES / REAL_BYTES == 16
@@ -99,7 +98,7 @@ inline REAL work_item_reduce(const __global REAL *x, ulong x_offset, ulong n, ul
     REALV total = (REALV)(IDENTITY);
     REALV compensation = (REALV)(0);
     REALV rest = (REALV)(IDENTITY);
-#if DEVICE == DEVICE_CPU
+#if REDUCE_CONTIGUOUS
     // One contiguous run per work-item, which the compiler turns into wide
     // vector loads with the prefetcher streaming ahead.
     ulong per_item = (vectors + items - 1) / items;

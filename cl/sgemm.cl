@@ -14,7 +14,8 @@
 // small or CPU), and for the tiled ones SGEMM_TILES (the profile's big or mid
 // tile set) and SGEMM_VECTOR_LOADS (128-bit global loads, which the host
 // chooses only when offsets and leading dimensions keep them aligned).
-// Tuning defines: the SGEMM_* parameters of src/profile.h.
+// Tuning defines: src/ops/sgemm/sgemm_tables.h lists them and the programs
+// that read each.
 #include "prelude.cl"
 
 // Vectors of 1, 2, 4, 8 or 16 floats, and moves between a vector and
@@ -308,19 +309,19 @@ INLINE void tiled_gemm(uint M, uint N, uint K, float alpha, float beta, const __
         return;
 
     uint lid = get_local_id(0);
-#if WARP_TX > 0
-    // Warp tiling: lane l of warp w sits in a WARP_TX x WARP_TY patch.
-    uint lanes = WARP_TX * WARP_TY, warp = lid / lanes, lane = lid % lanes;
-#if SGEMM_WARP_INTERLEAVE
-    uint lane_x = lane / 2 % WARP_TX, lane_y = lane / (2 * WARP_TX) * 2 + lane % 2;
-#else
-    uint lane_x = lane % WARP_TX, lane_y = lane / WARP_TX;
-#endif
-    uint tx = warp % (TX / WARP_TX) * WARP_TX + lane_x;
-    uint ty = warp / (TX / WARP_TX) * WARP_TY + lane_y;
-#else
+    // Warp tiling: lane l of warp w sits in a WARP_TX x WARP_TY patch, its
+    // bit 0 picking the patch's row where SGEMM_WARP_INTERLEAVE is set.
+    // (Constant conditions: no WARP_TY or WARP_INTERLEAVE under an #if, so
+    // every program reads them.)
     uint tx = lid % TX, ty = lid / TX;
-#endif
+    if (WARP_TX > 0) {
+        const uint wx = WARP_TX > 0 ? WARP_TX : 1, wy = WARP_TY > 0 ? WARP_TY : 1;
+        uint lanes = wx * wy, warp = lid / lanes, lane = lid % lanes;
+        uint lane_x = SGEMM_WARP_INTERLEAVE ? lane / 2 % wx : lane % wx;
+        uint lane_y = SGEMM_WARP_INTERLEAVE ? lane / (2 * wx) * 2 + lane % 2 : lane / wx;
+        tx = warp % (TX / wx) * wx + lane_x;
+        ty = warp / (TX / wx) * wy + lane_y;
+    }
 
     // A's tile corner moves BK along k per step: BK elements along a
     // K-contiguous row, BK rows of an M-contiguous matrix.

@@ -14,8 +14,9 @@
 #define REDUCE_MIN 1
 #define REDUCE_MAX 2
 
-// Transpose methods (TRANSPOSE_METHOD_<element bytes>): a local-memory tile,
-// register tiles of VEC x VEC elements, or a cache-blocked loop per work-item.
+// Transpose methods (the program's TRANSPOSE_METHOD, which the host picks per
+// element size): a local-memory tile, register tiles of VEC x VEC elements,
+// or a cache-blocked loop per work-item.
 #define TRANSPOSE_LOCAL 0
 #define TRANSPOSE_REGISTERS 1
 #define TRANSPOSE_CPU 2
@@ -26,6 +27,9 @@
 #define SGEMM_KERNELS_CPU 2
 #define SGEMM_TILES_BIG 0
 #define SGEMM_TILES_MID 1
+// Which kernels a GEMV program holds (GEMV_KERNELS).
+#define GEMV_KERNELS_GPU 0
+#define GEMV_KERNELS_CPU 1
 
 // Layout of the reduction's scratch buffer: a uint completion counter at byte
 // 0, the work-groups' partial results from this byte offset on.

@@ -6,13 +6,11 @@
 // pattern, NaN payloads included, arrives unchanged; the scaled programs
 // multiply by alpha in REAL arithmetic.
 //
-// Variant defines: ELEMENT_BYTES (1, 2, 4, 8, 16), SCALED (0, 1), REAL.
-// Tuning defines: TRANSPOSE_METHOD_<ELEMENT_BYTES> (TRANSPOSE_LOCAL,
-// TRANSPOSE_REGISTERS, TRANSPOSE_CPU), TRANSPOSE_WG_X, TRANSPOSE_WG_Y,
-// TRANSPOSE_VECTOR_BYTES, TRANSPOSE_LOADS, TRANSPOSE_LOCAL_PAD,
-// TRANSPOSE_DIAGONAL, TRANSPOSE_BAND, TRANSPOSE_CPU_BLOCK, TRANSPOSE_LOAD_HINT,
-// TRANSPOSE_STORE_HINT, TRANSPOSE_LOCAL_STEPS. src/transpose.c computes the same
-// geometry (VEC, tiles, group shape) to launch these kernels.
+// Variant defines: TRANSPOSE_METHOD (TRANSPOSE_LOCAL, TRANSPOSE_REGISTERS,
+// TRANSPOSE_CPU), ELEMENT_BYTES (1, 2, 4, 8, 16), SCALED (0, 1), REAL.
+// Tuning defines: src/ops/transpose/transpose_tables.h lists them and the
+// methods that read each; src/ops/transpose computes the same geometry (VEC,
+// tiles, group shape) to launch these kernels.
 //
 // Each program has three kernels of its method; the host picks one per call:
 //   transpose_aligned    the shape is a whole number of group tiles and the
@@ -42,7 +40,7 @@
 #error "ELEMENT_BYTES must be 1, 2, 4, 8 or 16"
 #endif
 
-#define METHOD CAT(TRANSPOSE_METHOD_, ELEMENT_BYTES)
+#define METHOD TRANSPOSE_METHOD
 
 // VEC elements per vector access (src/transpose.h: transpose_vector).
 #if ELEMENT_BYTES == 16 || TRANSPOSE_VECTOR_BYTES <= ELEMENT_BYTES
@@ -73,7 +71,12 @@
 
 // Aligned 16-byte accesses on NVIDIA may carry cache hints (PTX): a
 // transpose touches every byte once, so its lines need not stay cached.
-#if DEVICE == DEVICE_NVIDIA && VEC * ELEMENT_BYTES == 16 && (TRANSPOSE_LOAD_HINT || TRANSPOSE_STORE_HINT)
+#if DEVICE == DEVICE_NVIDIA
+#define HINTED (TRANSPOSE_LOAD_HINT + TRANSPOSE_STORE_HINT > 0)
+#else
+#define HINTED 0
+#endif
+#if HINTED && VEC * ELEMENT_BYTES == 16
 #if TRANSPOSE_LOAD_HINT == 1
 #define LOAD_PTX "ld.global.cs.v4.u32"
 #elif TRANSPOSE_LOAD_HINT == 2
@@ -330,7 +333,7 @@ inline void store_tile(__global ELEM *p, ulong ld, const ROW *t, uint valid_rows
 // Kernels run as 1-D ranges of WG_X * WG_Y work-items a group (one
 // dimension has no 65535-group limit on any device). group_tile gives the
 // group's tile (x along the columns of A, y along its rows) out of tiles_x
-// tiles a row; TRANSPOSE_DIAGONAL renumbers the tiles along diagonals, so
+// tiles a row; TRANSPOSE_BAND = 0 renumbers the tiles along diagonals, so
 // groups running together read and write rows spread over the memory
 // partitions instead of camping on one; TRANSPOSE_BAND > 1 walks bands of
 // that many tile rows column by column, so the groups running together
@@ -340,7 +343,7 @@ inline void store_tile(__global ELEM *p, ulong ld, const ROW *t, uint valid_rows
 inline uint2 group_tile(uint tiles_x)
 {
     uint linear = (uint)get_group_id(0);
-#if TRANSPOSE_DIAGONAL
+#if TRANSPOSE_BAND == 0
     uint tiles_y = (uint)get_num_groups(0) / tiles_x;
     uint turn = linear / tiles_y, y = linear - turn * tiles_y;
     return (uint2)((turn + y) % tiles_x, y);
@@ -415,13 +418,8 @@ inline void transpose_tiles(ulong rows, ulong cols, const __global ELEM *restric
 // padding of the rows (TRANSPOSE_LOCAL_PAD elements) spreads a column over
 // the banks.
 #define TILE (TRANSPOSE_WG_X * VEC)
-#if TRANSPOSE_LOCAL_STEPS
 #define STEPS TRANSPOSE_LOCAL_STEPS
 #define GROUP_Y (TILE / STEPS)
-#else
-#define GROUP_Y TRANSPOSE_WG_Y
-#define STEPS (TILE / GROUP_Y)
-#endif
 #define TILE_STRIDE (TILE + TRANSPOSE_LOCAL_PAD)
 
 inline void transpose_local(ulong rows, ulong cols, const __global ELEM *restrict a, ulong lda,

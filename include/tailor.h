@@ -78,8 +78,15 @@ TAILOR_API const char *tailor_status_name(tailor_status status);
 // Thread-safety: safe (one message per thread).
 TAILOR_API const char *tailor_last_error(void);
 
-// The name of the kernel variant the last successful operation on the calling
-// thread enqueued (e.g. "reduce/one-pass"), or "" if it enqueued no kernel.
+// The OpenCL error code of the OpenCL call the last failed tailor call on
+// the calling thread reported (e.g. CL_OUT_OF_RESOURCES), or CL_SUCCESS if
+// the last call succeeded or failed for another reason.
+// Thread-safety: safe (one code per thread).
+TAILOR_API cl_int tailor_last_cl_error(void);
+
+// The name of the kernel variant the last operation on the calling thread
+// enqueued (e.g. "one-pass"), or "" if it enqueued no kernel or failed.
+// Only operations set it; other calls (getters, explain) leave it as it is.
 // Thread-safety: safe (one name per thread).
 TAILOR_API const char *tailor_last_variant(void);
 
@@ -162,6 +169,12 @@ typedef struct tailor_device_info {
     // Intel sub-group sizes (CL_DEVICE_SUB_GROUP_SIZES_INTEL).
     size_t intel_subgroup_sizes[8];
     cl_uint intel_subgroup_size_count;
+    // CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT: floats in one native SIMD vector.
+    cl_uint native_vector_width_float;
+    int has_fp16; // cl_khr_fp16
+    // NVIDIA: the newest PTX ISA the driver accepts (major*10+minor, from its
+    // version), 0 where unknown.
+    cl_uint ptx_isa;
     // The profile.
     tailor_device_kind kind;
     char profile_name[64];
@@ -226,6 +239,18 @@ TAILOR_API tailor_status tailor_cache_list(void (*visit)(const tailor_cache_entr
 // Removes every entry (and leftover temporary file) of the default cache
 // directory; *removed (may be NULL) receives how many files went.
 TAILOR_API tailor_status tailor_cache_clear(size_t *removed);
+
+// tailor_cache_list and tailor_cache_clear for the directory the handle
+// uses (settings.cache_dir, or what the environment resolves to). A handle
+// whose cache is off (TAILOR_CACHE=off, no usable or trusted directory)
+// lists and removes nothing.
+// Thread-safety: safe, also while other threads use the handle (their next
+// builds store again what was removed).
+TAILOR_API tailor_status tailor_context_cache_list(const tailor_context *ctx,
+                                                   void (*visit)(const tailor_cache_entry_info *entry,
+                                                                 void *user),
+                                                   void *user);
+TAILOR_API tailor_status tailor_context_cache_clear(const tailor_context *ctx, size_t *removed);
 
 // Storage order of a matrix: row-major (C) or column-major (Fortran, BLAS).
 typedef enum tailor_layout {
@@ -346,6 +371,101 @@ TAILOR_API tailor_status tailor_sgemm(tailor_context *ctx, cl_command_queue queu
                                       size_t c_offset, size_t ldc,
                                       cl_uint num_events_in_wait_list,
                                       const cl_event *event_wait_list, cl_event *event);
+
+// Where a tuning parameter's value (or a build option) came from.
+typedef enum tailor_origin {
+    TAILOR_ORIGIN_DEFAULT = 0,  // the built-in default
+    TAILOR_ORIGIN_PROFILE = 1,  // the device's profile row
+    TAILOR_ORIGIN_TUNED = 2,    // a tuning record measured on this device
+    TAILOR_ORIGIN_OVERRIDE = 3, // settings.tuning or $TAILOR_TUNE
+    TAILOR_ORIGIN_FALLBACK = 4, // the default, because the device cannot run the value asked for
+    TAILOR_ORIGIN_DEVICE = 5,   // a probed device fact (DEVICE, CUDA_SM, LOCKSTEP, ...)
+    TAILOR_ORIGIN_PROGRAM = 6,  // the program's own variant (data type, operator, method)
+} tailor_origin;
+
+// "default", "profile", "tuned", "override", "fallback", "device", "program".
+TAILOR_API const char *tailor_origin_name(tailor_origin origin);
+
+// One tuning parameter as the library declares it.
+typedef struct tailor_parameter_info {
+    const char *name;      // also its -D define, e.g. "GEMV_ROW_WG"
+    const char *operation; // "reduce", "gemv", "transpose", "sgemm"
+    int is_define;         // 1: a -D of the programs that read it; 0: read by the host only
+    const char *programs;  // the programs that read it, space-separated ("" for host thresholds)
+    int default_value, minimum, maximum;
+    int power_of_two;
+    int nvidia_only;       // read by NVIDIA code only
+    const char *description;
+} tailor_parameter_info;
+
+// Number of tuning parameters, and the index-th (TAILOR_ERROR_INVALID_ARGUMENT
+// past the end). The strings are static.
+// Thread-safety: safe.
+TAILOR_API size_t tailor_parameter_count(void);
+TAILOR_API tailor_status tailor_parameter_describe(size_t index, tailor_parameter_info *info);
+
+// The value of the named parameter on this handle and where it came from.
+// Thread-safety: safe.
+TAILOR_API tailor_status tailor_context_parameter(tailor_context *ctx, const char *name, int *value,
+                                                  tailor_origin *origin);
+
+// The operations, for tailor_explain.
+typedef enum tailor_operation {
+    TAILOR_OP_REDUCE = 0,
+    TAILOR_OP_SGEMV = 1,
+    TAILOR_OP_TRANSPOSE = 2, // also somatcopy / domatcopy (scaled = 1)
+    TAILOR_OP_SGEMM = 3,
+} tailor_operation;
+
+// One call without its buffers, as tailor_explain takes it. Fields an
+// operation does not have are ignored; start from all zeros
+// (memset or = {0}): zero leading dimensions and increments mean packed and
+// unit-stride, alpha and beta are taken as given.
+typedef struct tailor_call {
+    tailor_operation operation;
+    tailor_layout layout;
+    tailor_trans trans_a, trans_b; // sgemv: trans_a is its trans
+    size_t m, n, k;               // reduce: n; sgemv: m x n; transpose: m rows, n columns of A
+    tailor_reduce_op reduce_op;
+    tailor_dtype dtype;           // reduce; transpose with scaled = 1 (f32 or f64)
+    size_t element_bytes;         // transpose (0: 4)
+    int scaled;                   // transpose: somatcopy / domatcopy with alpha != 1
+    size_t a_offset, b_offset, c_offset; // reduce: a is x; sgemv: a, b is x, c is y
+    size_t lda, ldb, ldc;
+    long long incx, incy;
+    float alpha, beta;
+    uint8_t reserved[64];
+} tailor_call;
+
+// A build option or host parameter behind a plan.
+typedef struct tailor_plan_setting {
+    char name[48];
+    char value[48];
+    tailor_origin origin;
+} tailor_plan_setting;
+
+#define TAILOR_PLAN_MAX_SETTINGS 64
+
+// What one call would run.
+typedef struct tailor_plan {
+    char variant[128]; // as tailor_last_variant() would name it; "" if nothing is enqueued
+    char kernel[64];   // the entry point of the main kernel; "" if none
+    char program[64];  // the program that holds it
+    size_t launches;   // kernels enqueued (0: nothing or a marker)
+    size_t define_count;
+    tailor_plan_setting defines[TAILOR_PLAN_MAX_SETTINGS]; // the program's -D options
+    size_t host_count;
+    tailor_plan_setting host[TAILOR_PLAN_MAX_SETTINGS]; // the operation's host thresholds
+    uint8_t reserved[64];
+} tailor_plan;
+
+// Plans the call without enqueueing anything or building a kernel: the
+// variant, kernel and program it would run and every -D option that program
+// gets, each with its origin. Returns the status the call would return for
+// its arguments (buffers aside).
+// Thread-safety: safe.
+TAILOR_API tailor_status tailor_explain(tailor_context *ctx, const tailor_call *call,
+                                        tailor_plan *plan);
 
 #ifdef __cplusplus
 }

@@ -8,8 +8,9 @@
 #include <string.h>
 
 #include "embedded_sources.h"
+#include "operation.h"
 #include "profile.h"
-#include "programs.h"
+#include "registry.h"
 
 struct synthetic_device {
     const char *name;
@@ -29,6 +30,7 @@ static struct synthetic_device nvidia(const char *name, const char *arch, unsign
     d.facts.nv_warp_size = 32;
     d.facts.max_work_group_size = 1024;
     d.facts.has_fp64 = 1;
+    d.facts.ptx_isa = 90; // a CUDA 13 driver
     return d;
 }
 
@@ -46,57 +48,60 @@ static struct synthetic_device amd(const char *name, const char *arch, unsigned 
 }
 
 static struct synthetic_device other(const char *name, const char *vendor, cl_device_type type,
-                                     int subgroups, int fp64)
+                                     int subgroups, int fp64, cl_uint simd_floats)
 {
     struct synthetic_device d = {.name = name, .family = "spir", .arch = subgroups ? "intel-subgroups" : "spir64"};
     snprintf(d.facts.vendor, sizeof d.facts.vendor, "%s", vendor);
     d.facts.type = type;
     d.facts.has_subgroups = subgroups;
     d.facts.has_fp64 = fp64;
+    d.facts.native_vector_width_float = simd_floats;
     d.facts.max_work_group_size = 1024;
     return d;
 }
 
 // Tunings whose values switch between code paths, each compiled for every
-// device on top of its profile.
+// device on top of its profile (a device whose profile refuses one, such as
+// NVIDIA-only hints elsewhere, skips it).
 static const struct code_switch {
     const char *label;
-    const struct embedded_source *source;
+    enum operation_id op;
     const char *tuning;
 } code_switches[] = {
-    {"local", &embedded_source_transpose,
-     "TRANSPOSE_METHOD_1=0,TRANSPOSE_METHOD_2=0,TRANSPOSE_METHOD_4=0,TRANSPOSE_METHOD_8=0,"
-     "TRANSPOSE_METHOD_16=0,TRANSPOSE_WG_X=8,TRANSPOSE_WG_Y=8"},
-    {"registers", &embedded_source_transpose,
+    {"diagonal-wide", OP_TRANSPOSE,
      "TRANSPOSE_METHOD_1=1,TRANSPOSE_METHOD_2=1,TRANSPOSE_METHOD_4=1,TRANSPOSE_METHOD_8=1,"
-     "TRANSPOSE_METHOD_16=1,TRANSPOSE_DIAGONAL=1,TRANSPOSE_VECTOR_BYTES=64"},
-    {"hints-and-bands", &embedded_source_transpose, "TRANSPOSE_LOAD_HINT=2,TRANSPOSE_STORE_HINT=1,TRANSPOSE_BAND=4"},
-    {"cpu-method", &embedded_source_transpose,
+     "TRANSPOSE_METHOD_16=1,TRANSPOSE_BAND=0,TRANSPOSE_VECTOR_BYTES=64,TRANSPOSE_LOADS=32"},
+    {"local", OP_TRANSPOSE,
+     "TRANSPOSE_METHOD_1=0,TRANSPOSE_METHOD_2=0,TRANSPOSE_METHOD_4=0,TRANSPOSE_METHOD_8=0,"
+     "TRANSPOSE_METHOD_16=0,TRANSPOSE_WG_X=8,TRANSPOSE_LOCAL_STEPS=4"},
+    {"cpu-method", OP_TRANSPOSE,
      "TRANSPOSE_METHOD_1=2,TRANSPOSE_METHOD_2=2,TRANSPOSE_METHOD_4=2,TRANSPOSE_METHOD_8=2,"
      "TRANSPOSE_METHOD_16=2,TRANSPOSE_VECTOR_BYTES=4"},
+    {"hints-and-bands", OP_TRANSPOSE, "TRANSPOSE_LOAD_HINT=2,TRANSPOSE_STORE_HINT=1,TRANSPOSE_BAND=4"},
+    {"narrow", OP_TRANSPOSE,
+     "TRANSPOSE_VECTOR_BYTES=4,TRANSPOSE_WG_X=8,TRANSPOSE_WG_Y=8,TRANSPOSE_LOCAL_STEPS=8"},
 };
 
 static int print_programs(const struct synthetic_device *device, const char *label,
-                          const char *tuning, const struct embedded_source *only_source)
+                          const char *tuning, enum operation_id only_op)
 {
     struct profile profile;
-    if (profile_select(&device->facts, NULL, tuning, &profile) != TAILOR_SUCCESS) {
-        fprintf(stderr, "%s%s: %s\n", device->name, label, tailor_last_error());
-        return 1;
-    }
+    if (profile_select(&device->facts, NULL, tuning, &profile) != TAILOR_SUCCESS)
+        return tuning ? 0 : (fprintf(stderr, "%s: %s\n", device->name, tailor_last_error()), 1);
     int failures = 0;
     for (int id = 0; id < PROGRAM_COUNT; ++id) {
-        if (program_needs_fp64((enum program_id)id) && !device->facts.has_fp64)
-            continue;
-        if (only_source && program_source((enum program_id)id) != only_source)
+        const struct program_info *program = &program_table[id];
+        if ((program->needs_fp64 && !device->facts.has_fp64) ||
+            (only_op != OP_COUNT && program->op != only_op) ||
+            !operation_launches_program(&profile, (enum program_id)id))
             continue;
         char options[4096];
-        if (program_build_options(&profile, (enum program_id)id, NULL, options, sizeof options) < 0) {
+        if (profile_build_options(&profile, (enum program_id)id, NULL, options, sizeof options) < 0) {
             ++failures;
             continue;
         }
         printf("%s%s\t%s\t%s\t%s\t%s\t%s\n", device->name, label, device->family, device->arch,
-               program_name((enum program_id)id), program_source((enum program_id)id)->name, options);
+               program->name, program->source->name, options);
     }
     return failures;
 }
@@ -113,18 +118,20 @@ int main(void)
         nvidia("nvidia-sm90", "sm_86", 9, 0),
         amd("amd-wave64-gfx906", "gfx906", 64, 9),
         amd("amd-wave32-gfx1030", "gfx1030", 32, 10),
-        other("intel-gpu", "Intel(R) Corporation", CL_DEVICE_TYPE_GPU, 1, 0),
-        other("cpu", "GenuineIntel", CL_DEVICE_TYPE_CPU, 0, 1),
-        other("generic", "Unknown Vendor", CL_DEVICE_TYPE_ACCELERATOR, 0, 0),
+        other("intel-gpu", "Intel(R) Corporation", CL_DEVICE_TYPE_GPU, 1, 0, 0),
+        other("cpu", "GenuineIntel", CL_DEVICE_TYPE_CPU, 0, 1, 4),
+        other("cpu-simd8", "AuthenticAMD", CL_DEVICE_TYPE_CPU, 0, 1, 8),
+        other("cpu-simd16", "GenuineIntel", CL_DEVICE_TYPE_CPU, 0, 1, 16),
+        other("generic", "Unknown Vendor", CL_DEVICE_TYPE_ACCELERATOR, 0, 0, 0),
     };
     int failures = 0;
     for (size_t i = 0; i < sizeof devices / sizeof devices[0]; ++i) {
-        failures += print_programs(&devices[i], "", NULL, NULL);
+        failures += print_programs(&devices[i], "", NULL, OP_COUNT);
         for (size_t s = 0; s < sizeof code_switches / sizeof code_switches[0]; ++s) {
             char label[64];
             snprintf(label, sizeof label, "+%s", code_switches[s].label);
             failures += print_programs(&devices[i], label, code_switches[s].tuning,
-                                       code_switches[s].source);
+                                       code_switches[s].op);
         }
     }
     return failures ? 1 : 0;

@@ -263,25 +263,25 @@ struct config {
     "SGEMM_MID_PREFETCH=0,SGEMM_SWIZZLE=1,"
 
 #define TILED_A                                                                                     \
-    NEUTRAL "SGEMM_CPU_KERNEL=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_MID_PERCENT=0,"                   \
+    NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_MID_PERCENT=0,"                   \
     "SGEMM_BM=16,SGEMM_BN=16,SGEMM_BK=8,SGEMM_TM=4,SGEMM_TN=4,SGEMM_VWM=4,SGEMM_VWN=4"
 // Double buffering, register prefetch, interleaved warp patches,
 // k-side-by-side loads, padding, swizzle and unequal vector widths.
 #define TILED_B                                                                                     \
-    NEUTRAL "SGEMM_CPU_KERNEL=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_MID_PERCENT=0,"                   \
+    NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_MID_PERCENT=0,"                   \
     "SGEMM_BM=32,SGEMM_BN=16,SGEMM_BK=8,SGEMM_TM=4,SGEMM_TN=2,SGEMM_VWM=4,SGEMM_VWN=2,"              \
     "SGEMM_WARP_TX=4,SGEMM_WARP_TY=2,SGEMM_WARP_INTERLEAVE=1,SGEMM_LOAD_VEC=2,SGEMM_KTHREADS=2,"     \
     "SGEMM_PAD_A=4,"                                                                                \
     "SGEMM_PAD_B=2,SGEMM_DOUBLE_BUFFER=1,SGEMM_PREFETCH=1,SGEMM_SWIZZLE=2"
 // The mid tile set, single buffer with register prefetch; idle loaders.
 #define TILED_MID                                                                                   \
-    NEUTRAL "SGEMM_CPU_KERNEL=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_MID_PERCENT=100000,"              \
+    NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_MID_PERCENT=100000,"              \
     "SGEMM_MID_BM=16,SGEMM_MID_BN=32,SGEMM_MID_BK=4,SGEMM_MID_TM=2,SGEMM_MID_TN=4,"                  \
     "SGEMM_MID_VWM=2,SGEMM_MID_VWN=4,SGEMM_MID_WARP_TX=2,SGEMM_MID_WARP_TY=4,SGEMM_MID_PREFETCH=1,"      \
     "SGEMM_SWIZZLE=4"
-#define SMALL NEUTRAL "SGEMM_CPU_KERNEL=0,SGEMM_SMALL_DIM=1000000,SGEMM_SMALL_RM=3,SGEMM_SMALL_RN=2"
-#define CPU_A NEUTRAL "SGEMM_CPU_KERNEL=1,SGEMM_CPU_RM=3,SGEMM_CPU_VN=4,SGEMM_CPU_NV=2,SGEMM_CPU_DOT_RN=3,SGEMM_CPU_WG=2"
-#define CPU_B NEUTRAL "SGEMM_CPU_KERNEL=1,SGEMM_CPU_RM=5,SGEMM_CPU_VN=8,SGEMM_CPU_NV=1,SGEMM_CPU_ROWS_FIRST=1"
+#define SMALL NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=1000000,SGEMM_SMALL_RM=3,SGEMM_SMALL_RN=2"
+#define CPU_A NEUTRAL "SGEMM_CPU_KERNELS=1,SGEMM_CPU_RM=3,SGEMM_CPU_VN=4,SGEMM_CPU_NV=2,SGEMM_CPU_DOT_RN=3,SGEMM_CPU_WG=2"
+#define CPU_B NEUTRAL "SGEMM_CPU_KERNELS=1,SGEMM_CPU_RM=5,SGEMM_CPU_VN=8,SGEMM_CPU_NV=1,SGEMM_CPU_ROWS_FIRST=1"
 
 static const struct config configs[] = {
     {TILED_A,
@@ -354,8 +354,8 @@ static void run_config(const struct test_device *device, const char *profile, co
 static void check_tall(const struct test_device *device, const char *profile, unsigned long long *seed)
 {
     static const char *const tunings[] = {
-        NEUTRAL "SGEMM_CPU_KERNEL=0,SGEMM_SMALL_DIM=1000000,SGEMM_SMALL_RM=1,SGEMM_SMALL_WG_X=4,SGEMM_SMALL_WG_Y=1",
-        NEUTRAL "SGEMM_CPU_KERNEL=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_MID_PERCENT=0,SGEMM_BM=1,SGEMM_TM=1,"
+        NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=1000000,SGEMM_SMALL_RM=1,SGEMM_SMALL_WG_X=4,SGEMM_SMALL_WG_Y=1",
+        NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_MID_PERCENT=0,SGEMM_BM=1,SGEMM_TM=1,"
         "SGEMM_VWM=1,SGEMM_BN=4,SGEMM_TN=1,SGEMM_VWN=1,SGEMM_BK=4,SGEMM_LOAD_VEC=1",
     };
     static const struct gemm_case cases[] = {

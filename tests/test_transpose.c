@@ -348,38 +348,34 @@ struct config {
 // the local tile of 1-byte elements at NVIDIA's 16-wide group and 16-byte
 // vectors would need 64 KiB (refused at handle creation), and a blocked
 // CPU loop per work-item in a 16 x 8 group makes tiles larger than the
-// shapes tried here (no aligned path). Local-tile configurations that name
-// TRANSPOSE_WG_Y set TRANSPOSE_LOCAL_STEPS=0, so that their groups have
-// those rows under profiles that set steps.
+// shapes tried here (no aligned path). Local tiles take TRANSPOSE_LOCAL_STEPS
+// at most the smallest tile's edge (16-byte elements, one a vector).
 static const struct config configs[] = {
     {NULL, 0},
-    {ALL_METHODS("0") ",TRANSPOSE_VECTOR_BYTES=8,TRANSPOSE_WG_X=8,TRANSPOSE_WG_Y=8,TRANSPOSE_LOCAL_STEPS=0",
-     8},
+    {ALL_METHODS("0") ",TRANSPOSE_VECTOR_BYTES=8,TRANSPOSE_WG_X=8,TRANSPOSE_LOCAL_STEPS=2", 8},
     {ALL_METHODS("1"), 0},
     {ALL_METHODS("2") ",TRANSPOSE_WG_X=1,TRANSPOSE_WG_Y=1", 0},
     // Every vector-aligned CPU transpose through the streaming kernels.
     {ALL_METHODS("2") ",TRANSPOSE_WG_X=1,TRANSPOSE_WG_Y=1,TRANSPOSE_CPU_STREAM_BYTES=1", 0},
     // Other shapes of group and tile, the diagonal order, no padding.
-    {ALL_METHODS("0") ",TRANSPOSE_WG_X=4,TRANSPOSE_WG_Y=2,TRANSPOSE_DIAGONAL=1,TRANSPOSE_LOCAL_PAD=0,"
-                      "TRANSPOSE_VECTOR_BYTES=8,TRANSPOSE_LOCAL_STEPS=0",
+    {ALL_METHODS("0") ",TRANSPOSE_WG_X=4,TRANSPOSE_BAND=0,TRANSPOSE_LOCAL_PAD=0,"
+                      "TRANSPOSE_VECTOR_BYTES=8,TRANSPOSE_LOCAL_STEPS=2",
      8},
-    {ALL_METHODS("1") ",TRANSPOSE_WG_X=2,TRANSPOSE_WG_Y=4,TRANSPOSE_DIAGONAL=1,TRANSPOSE_LOADS=32,"
+    {ALL_METHODS("1") ",TRANSPOSE_WG_X=2,TRANSPOSE_WG_Y=4,TRANSPOSE_BAND=0,TRANSPOSE_LOADS=32,"
                       "TRANSPOSE_VECTOR_BYTES=32",
      32},
     {ALL_METHODS("2") ",TRANSPOSE_WG_X=2,TRANSPOSE_WG_Y=1,TRANSPOSE_CPU_BLOCK=16,TRANSPOSE_VECTOR_BYTES=64",
      64},
     // Bands of tile rows that divide no grid evenly.
-    {ALL_METHODS("0") ",TRANSPOSE_WG_X=4,TRANSPOSE_WG_Y=4,TRANSPOSE_BAND=3,TRANSPOSE_VECTOR_BYTES=8,"
-                      "TRANSPOSE_LOCAL_STEPS=0",
+    {ALL_METHODS("0") ",TRANSPOSE_WG_X=4,TRANSPOSE_BAND=3,TRANSPOSE_VECTOR_BYTES=8,TRANSPOSE_LOCAL_STEPS=1",
      8},
     {ALL_METHODS("1") ",TRANSPOSE_WG_X=2,TRANSPOSE_WG_Y=2,TRANSPOSE_BAND=5", 0},
-    // Local-tile groups shaped by their steps, not by TRANSPOSE_WG_Y.
-    {ALL_METHODS("0") ",TRANSPOSE_WG_X=4,TRANSPOSE_WG_Y=8,TRANSPOSE_LOCAL_STEPS=4,TRANSPOSE_VECTOR_BYTES=8",
-     8},
+    // Local-tile groups of one row of work-items per four vectors.
+    {ALL_METHODS("0") ",TRANSPOSE_WG_X=4,TRANSPOSE_LOCAL_STEPS=4,TRANSPOSE_VECTOR_BYTES=8", 8},
 };
 
 static const struct config small_configs[] = {
-    {ALL_METHODS("0"), 0},
+    {ALL_METHODS("0") ",TRANSPOSE_WG_X=8,TRANSPOSE_LOCAL_STEPS=2", 0},
     {ALL_METHODS("1"), 0},
 };
 
@@ -396,13 +392,10 @@ static void run_config(const struct test_device *device, const char *profile, co
     fprintf(stderr, "  %s\n", run.label);
     run.vector_bytes = config->vector_bytes;
     if (!run.vector_bytes) {
-        char options[4096];
-        const char *at = NULL;
-        if (tailor_context_build_options(run.handle, "transpose_4", options, sizeof options) ==
-                TAILOR_SUCCESS &&
-            (at = strstr(options, "-DTRANSPOSE_VECTOR_BYTES=")) != NULL)
-            run.vector_bytes = atoi(at + strlen("-DTRANSPOSE_VECTOR_BYTES="));
-        CHECK(at != NULL, "no TRANSPOSE_VECTOR_BYTES in the options of transpose_4");
+        tailor_origin origin;
+        CHECK_STATUS(tailor_context_parameter(run.handle, "TRANSPOSE_VECTOR_BYTES", &run.vector_bytes,
+                                              &origin),
+                     TAILOR_SUCCESS);
     }
     check_shapes(&run, small, seed);
     check_scaling(&run, small, seed);

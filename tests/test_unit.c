@@ -1,11 +1,14 @@
 // Unit tests that need no device: SHA-256, the cache entry format, the
-// profile table and its build options, tuning overrides, the status table.
+// profile table and its build options, forced profiles a device cannot run,
+// tuning overrides and the operations' constraints, PTX requirements, a
+// device too small for one operation's tiles, the status table.
 #include <stdlib.h>
 #include <string.h>
 
 #include "cache_entry.h"
+#include "operation.h"
 #include "profile.h"
-#include "programs.h"
+#include "registry.h"
 #include "sha256.h"
 #include "support.h"
 
@@ -102,6 +105,7 @@ static tailor_device_info nvidia(unsigned major, unsigned minor)
     d.nv_warp_size = 32;
     d.max_work_group_size = 1024;
     d.has_fp64 = 1;
+    d.ptx_isa = 90; // a CUDA 13 driver
     return d;
 }
 
@@ -128,7 +132,7 @@ static void expect_profile(const tailor_device_info *facts, const char *name, co
     CHECK(strcmp(profile_name(&profile), name) == 0, "expected profile %s, got %s", name,
           profile_name(&profile));
     char options[2048];
-    CHECK(program_build_options(&profile, PROGRAM_REDUCE_SUM_F32, NULL, options, sizeof options) > 0,
+    CHECK(profile_build_options(&profile, PROGRAM_REDUCE_SUM_F32, NULL, options, sizeof options) > 0,
           "options fit");
     CHECK(strstr(options, options_part) != NULL, "%s: '%s' lacks '%s'", name, options, options_part);
 }
@@ -164,21 +168,76 @@ static void test_profile_table(void)
     cpu.type = CL_DEVICE_TYPE_CPU;
     cpu.max_work_group_size = 4096;
     expect_profile(&cpu, "cpu", "-DDEVICE=DEVICE_CPU -DCUDA_SM=0 -DLOCKSTEP=0");
+    cpu.native_vector_width_float = 8;
+    expect_profile(&cpu, "cpu-simd8", "-DDEVICE=DEVICE_CPU");
+    cpu.native_vector_width_float = 16;
+    expect_profile(&cpu, "cpu-simd16", "-DDEVICE=DEVICE_CPU");
     tailor_device_info unknown = {0};
     snprintf(unknown.vendor, sizeof unknown.vendor, "Some Accelerator Inc.");
     unknown.type = CL_DEVICE_TYPE_ACCELERATOR;
     unknown.max_work_group_size = 256;
     expect_profile(&unknown, "generic", "-DDEVICE=DEVICE_GENERIC");
 
-    // Every row can be forced by name, and only rows can.
-    for (size_t i = 0; i < profile_row_count(); ++i) {
-        struct profile forced;
-        CHECK(profile_select(&h100, profile_row_name(i), NULL, &forced) == TAILOR_SUCCESS,
-              "forcing %s: %s", profile_row_name(i), tailor_last_error());
-    }
     struct profile profile;
     CHECK(profile_select(&h100, "no-such-profile", NULL, &profile) == TAILOR_ERROR_INVALID_PROFILE,
           "an unknown profile name is refused");
+}
+
+// A forced profile whose code the device cannot run is refused: lockstep
+// code wider than the device's lockstep or of another vendor, NVIDIA PTX on
+// another device, sub-groups the device lacks. Barrier-only rows run
+// anywhere.
+static void test_forced_profiles(void)
+{
+    tailor_device_info h100 = nvidia(9, 0), wave64 = amd(64, 9), wave32 = amd(32, 10);
+    tailor_device_info cpu = {0};
+    snprintf(cpu.vendor, sizeof cpu.vendor, "GenuineIntel");
+    cpu.type = CL_DEVICE_TYPE_CPU;
+    cpu.max_work_group_size = 4096;
+    const struct {
+        const char *profile;
+        const tailor_device_info *device;
+        const char *device_name;
+        int allowed;
+    } cases[] = {
+        {"nvidia-sm70", &h100, "h100", 1},      {"nvidia-sm20", &h100, "h100", 1},
+        {"generic", &h100, "h100", 1},          {"cpu", &h100, "h100", 1},
+        {"amd-wave32", &h100, "h100", 0},       {"amd-wave64", &h100, "h100", 0},
+        {"intel-gpu", &h100, "h100", 0},        {"amd-wave64", &wave64, "wave64", 1},
+        {"amd-wave32", &wave64, "wave64", 1},   {"amd-wave64", &wave32, "wave32", 0},
+        {"nvidia-sm70", &wave64, "wave64", 0},  {"nvidia-sm70", &cpu, "cpu", 0},
+        {"amd-wave32", &cpu, "cpu", 0},         {"generic", &cpu, "cpu", 1},
+        {"cpu-simd16", &cpu, "cpu", 1},         {"intel-gpu", &cpu, "cpu", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        struct profile profile;
+        tailor_status status = profile_select(cases[i].device, cases[i].profile, NULL, &profile);
+        CHECK(cases[i].allowed ? status == TAILOR_SUCCESS : status == TAILOR_ERROR_INVALID_PROFILE,
+              "forcing %s on the %s device gave %s: %s", cases[i].profile, cases[i].device_name,
+              tailor_status_name(status), tailor_last_error());
+    }
+    // Every row runs on a device it was written for.
+    for (size_t i = 0; i < profile_row_count(); ++i) {
+        const char *name = profile_row_name(i);
+        const tailor_device_info *device = strncmp(name, "nvidia", 6) == 0 ? &h100
+                                           : strcmp(name, "amd-wave32") == 0 ? &wave32
+                                           : strncmp(name, "amd", 3) == 0    ? &wave64
+                                                                             : &cpu;
+        struct profile profile;
+        if (strcmp(name, "intel-gpu") == 0)
+            continue; // needs sub-groups: test_profile_table detects it
+        CHECK(profile_select(device, name, NULL, &profile) == TAILOR_SUCCESS, "forcing %s: %s", name,
+              tailor_last_error());
+    }
+}
+
+// profile_select and the constraints of the operations the overrides touch,
+// as tailor_context_create applies them.
+static tailor_status configure(const tailor_device_info *facts, const char *overrides,
+                               struct profile *profile)
+{
+    tailor_status status = profile_select(facts, NULL, overrides, profile);
+    return status == TAILOR_SUCCESS ? operations_check_overrides(profile, facts) : status;
 }
 
 static void test_tuning(void)
@@ -191,15 +250,85 @@ static void test_tuning(void)
     CHECK(profile.tune[TUNE_REDUCE_WG_SIZE] == 512 && profile.tune[TUNE_REDUCE_UNROLL] == 2 &&
               profile.tune[TUNE_REDUCE_SMALL_N] == 16,
           "overrides applied");
+    CHECK(profile.origin[TUNE_REDUCE_WG_SIZE] == TAILOR_ORIGIN_OVERRIDE &&
+              profile.origin[TUNE_REDUCE_ONE_PASS] == TAILOR_ORIGIN_PROFILE &&
+              profile.origin[TUNE_REDUCE_CONTIGUOUS] == TAILOR_ORIGIN_DEFAULT,
+          "origins: %d %d %d", profile.origin[TUNE_REDUCE_WG_SIZE],
+          profile.origin[TUNE_REDUCE_ONE_PASS], profile.origin[TUNE_REDUCE_CONTIGUOUS]);
     char options[2048];
-    program_build_options(&profile, PROGRAM_REDUCE_SUM_F32, "-DEXTRA=1", options, sizeof options);
+    profile_build_options(&profile, PROGRAM_REDUCE_SUM_F32, "-DEXTRA=1", options, sizeof options);
     CHECK(strstr(options, "-DREDUCE_WG_SIZE=512") && strstr(options, "-DEXTRA=1"), "options: %s", options);
     static const char *const bad[] = {"NO_SUCH=1", "REDUCE_WG_SIZE", "REDUCE_WG_SIZE=abc",
                                       "REDUCE_WG_SIZE=300", "REDUCE_WG_SIZE=0", "REDUCE_UNROLL=99",
                                       "=5", "REDUCE_WG_SIZE=16" /* below the warp */};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
-        CHECK(profile_select(&h100, NULL, bad[i], &profile) == TAILOR_ERROR_INVALID_PROFILE,
+        CHECK(configure(&h100, bad[i], &profile) == TAILOR_ERROR_INVALID_PROFILE,
               "'%s' is refused", bad[i]);
+    // Host thresholds never reach a compiler.
+    CHECK(profile_select(&h100, NULL, "REDUCE_SMALL_N=5,SGEMM_SMALL_DIM=3", &profile) == TAILOR_SUCCESS,
+          "%s", tailor_last_error());
+    for (int program = 0; program < PROGRAM_COUNT; ++program) {
+        profile_build_options(&profile, (enum program_id)program, NULL, options, sizeof options);
+        CHECK(!strstr(options, "SMALL_N") && !strstr(options, "SMALL_DIM") && !strstr(options, "METHOD_"),
+              "%s: %s", program_table[program].name, options);
+    }
+}
+
+// Inline PTX needs an SM and a driver new enough: a profile value falls back,
+// an override is refused.
+static void test_ptx_requirements(void)
+{
+    tailor_device_info h100 = nvidia(9, 0), p100 = nvidia(6, 0), old_driver = nvidia(9, 0);
+    old_driver.ptx_isa = 0; // a driver version tailor does not recognise
+    struct profile profile;
+    CHECK(profile_select(&h100, NULL, "TRANSPOSE_LOAD_HINT=2", &profile) == TAILOR_SUCCESS,
+          "sm_90 with PTX ISA 9.0 takes ld.global.nc.L1::no_allocate: %s", tailor_last_error());
+    CHECK(profile_select(&p100, NULL, "TRANSPOSE_LOAD_HINT=2", &profile) == TAILOR_ERROR_INVALID_PROFILE,
+          "sm_60 refuses ld.global.nc.L1::no_allocate");
+    CHECK(strstr(tailor_last_error(), "sm_70"), "the message names the SM: %s", tailor_last_error());
+    CHECK(profile_select(&old_driver, NULL, NULL, &profile) == TAILOR_SUCCESS, "%s", tailor_last_error());
+    CHECK(profile.tune[TUNE_TRANSPOSE_LOAD_HINT] == 0 &&
+              profile.origin[TUNE_TRANSPOSE_LOAD_HINT] == TAILOR_ORIGIN_FALLBACK,
+          "an unknown driver falls back from the profile's load hint (%d, origin %d)",
+          profile.tune[TUNE_TRANSPOSE_LOAD_HINT], profile.origin[TUNE_TRANSPOSE_LOAD_HINT]);
+    tailor_device_info wave64 = amd(64, 9);
+    CHECK(profile_select(&wave64, NULL, "TRANSPOSE_LOAD_HINT=1", &profile) == TAILOR_ERROR_INVALID_PROFILE,
+          "NVIDIA-only parameters are refused on AMD code");
+    char options[2048];
+    CHECK(profile_select(&wave64, NULL, NULL, &profile) == TAILOR_SUCCESS, "%s", tailor_last_error());
+    profile_build_options(&profile, PROGRAM_TRANSPOSE_REGISTERS_4, NULL, options, sizeof options);
+    CHECK(!strstr(options, "HINT"), "AMD options hold no NVIDIA hint: %s", options);
+}
+
+// A device with 32 KiB of local memory: the AMD profile's SGEMM tiles need
+// 33,792 bytes, so SGEMM falls back to the default tiles; every other
+// operation keeps the profile's values.
+static void test_small_local_memory(void)
+{
+    tailor_device_info small = amd(64, 9);
+    small.local_mem_bytes = 32768;
+    struct profile profile;
+    CHECK(profile_select(&small, NULL, NULL, &profile) == TAILOR_SUCCESS, "%s", tailor_last_error());
+    CHECK(profile.tune[TUNE_SGEMM_BM] == 128, "the AMD row asks for 128-row tiles");
+    for (int op = 0; op < OP_COUNT; ++op)
+        CHECK(operation_settle(&profile, &small, (enum operation_id)op) == TAILOR_SUCCESS, "%s: %s",
+              operation_name((enum operation_id)op), tailor_last_error());
+    CHECK(profile.tune[TUNE_SGEMM_BM] == param_table[TUNE_SGEMM_BM].fallback &&
+              profile.origin[TUNE_SGEMM_BM] == TAILOR_ORIGIN_FALLBACK,
+          "SGEMM fell back to its default tiles (%d)", profile.tune[TUNE_SGEMM_BM]);
+    CHECK(profile.tune[TUNE_REDUCE_GROUPS_PER_CU] == 8 &&
+              profile.origin[TUNE_REDUCE_GROUPS_PER_CU] == TAILOR_ORIGIN_PROFILE,
+          "the reduction keeps the profile's values");
+    // An override that does not fit is an error, not a fallback.
+    CHECK(configure(&small, "SGEMM_BK=32", &profile) == TAILOR_ERROR_INVALID_PROFILE,
+          "an SGEMM override that does not fit is refused");
+    // Too small even for the defaults: that operation alone is unsupported.
+    tailor_device_info tiny = amd(64, 9);
+    tiny.local_mem_bytes = 1024;
+    CHECK(profile_select(&tiny, NULL, NULL, &profile) == TAILOR_SUCCESS, "%s", tailor_last_error());
+    CHECK(operation_settle(&profile, &tiny, OP_SGEMM) == TAILOR_ERROR_UNSUPPORTED,
+          "1 KiB of local memory: SGEMM is unsupported");
+    CHECK(operation_settle(&profile, &tiny, OP_REDUCE) == TAILOR_SUCCESS, "the reduction still runs");
 }
 
 // SGEMM's tile parameters are checked against each other and the device.
@@ -211,17 +340,19 @@ static void test_sgemm_tuning(void)
     CHECK(profile_select(&h100, NULL, NULL, &profile) == TAILOR_SUCCESS, "H100 defaults: %s",
           tailor_last_error());
     char options[4096];
-    program_build_options(&profile, PROGRAM_SGEMM_TILED_MID, NULL, options, sizeof options);
-    CHECK(strstr(options, "-DSGEMM_BM=128") && strstr(options, "-DSGEMM_MID_BM=64") &&
+    profile_build_options(&profile, PROGRAM_SGEMM_TILED_MID, NULL, options, sizeof options);
+    CHECK(!strstr(options, "-DSGEMM_BM=") && strstr(options, "-DSGEMM_MID_BM=64") &&
+              !strstr(options, "SGEMM_SMALL_") && !strstr(options, "SGEMM_CPU_") &&
               strstr(options, "-DSGEMM_TILES=SGEMM_TILES_MID") && strstr(options, "-DSGEMM_VECTOR_LOADS=1"),
-          "options: %s", options);
-    struct sgemm_tiles mid;
-    sgemm_tiles_of(&profile, 1, &mid);
-    CHECK(mid.bm == 64 && mid.tn == 4, "the mid tile set is read from SGEMM_MID_*");
+          "the mid tile program reads its own tile set only: %s", options);
+    profile_build_options(&profile, PROGRAM_SGEMM_SMALL, NULL, options, sizeof options);
+    CHECK(strstr(options, "-DSGEMM_SMALL_RM=") && !strstr(options, "SGEMM_SMALL_DIM") &&
+              !strstr(options, "SGEMM_BM") && !strstr(options, "SGEMM_LOAD_VEC"),
+          "the small program reads the small kernel's defines only: %s", options);
     static const char *const good[] = {"SGEMM_BK=32,SGEMM_DOUBLE_BUFFER=0", "SGEMM_WARP_TX=0,SGEMM_WARP_TY=0",
                                        "SGEMM_TM=4,SGEMM_TN=4,SGEMM_BM=64,SGEMM_BN=64", "SGEMM_LOAD_VEC=1"};
     for (size_t i = 0; i < sizeof good / sizeof good[0]; ++i)
-        CHECK(profile_select(&h100, NULL, good[i], &profile) == TAILOR_SUCCESS, "'%s': %s", good[i],
+        CHECK(configure(&h100, good[i], &profile) == TAILOR_SUCCESS, "'%s': %s", good[i],
               tailor_last_error());
     static const char *const bad[] = {
         "SGEMM_TM=3",                          // not a power of two
@@ -238,7 +369,7 @@ static void test_sgemm_tuning(void)
         "SGEMM_CPU_VN=3",                      // not a vector width
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
-        CHECK(profile_select(&h100, NULL, bad[i], &profile) == TAILOR_ERROR_INVALID_PROFILE, "'%s' is refused",
+        CHECK(configure(&h100, bad[i], &profile) == TAILOR_ERROR_INVALID_PROFILE, "'%s' is refused",
               bad[i]);
 }
 
@@ -267,19 +398,19 @@ static void test_transpose_tuning(void)
     tailor_device_info h100 = nvidia(9, 0);
     h100.local_mem_bytes = 49152;
     struct profile profile;
-    static const char *const good[] = {"TRANSPOSE_LOCAL_STEPS=1", "TRANSPOSE_LOCAL_STEPS=32",
-                                       "TRANSPOSE_LOCAL_STEPS=0,TRANSPOSE_WG_Y=8"};
+    static const char *const good[] = {"TRANSPOSE_LOCAL_STEPS=1", "TRANSPOSE_LOCAL_STEPS=32"};
     for (size_t i = 0; i < sizeof good / sizeof good[0]; ++i)
-        CHECK(profile_select(&h100, NULL, good[i], &profile) == TAILOR_SUCCESS, "'%s': %s", good[i],
+        CHECK(configure(&h100, good[i], &profile) == TAILOR_SUCCESS, "'%s': %s", good[i],
               tailor_last_error());
     static const char *const bad[] = {
+        "TRANSPOSE_LOCAL_STEPS=0",  // a group moves at least one vector a row
         "TRANSPOSE_LOCAL_STEPS=3",  // not a power of two
         "TRANSPOSE_LOCAL_STEPS=64", // more than the 32 rows of the double tile
         // 64 x 64 work-items for the float tile of 64 x 64 single elements
         "TRANSPOSE_WG_X=64,TRANSPOSE_WG_Y=1,TRANSPOSE_VECTOR_BYTES=4,TRANSPOSE_LOCAL_STEPS=1",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
-        CHECK(profile_select(&h100, NULL, bad[i], &profile) == TAILOR_ERROR_INVALID_PROFILE,
+        CHECK(configure(&h100, bad[i], &profile) == TAILOR_ERROR_INVALID_PROFILE,
               "'%s' is refused", bad[i]);
 }
 
@@ -288,7 +419,10 @@ int main(void)
     test_sha256();
     test_cache_entry();
     test_profile_table();
+    test_forced_profiles();
     test_tuning();
+    test_ptx_requirements();
+    test_small_local_memory();
     test_sgemm_tuning();
     test_transpose_tuning();
     test_status_table();

@@ -5,5 +5,7 @@
 int command_info(int argc, char **argv);
 int command_bench(int argc, char **argv);
 int command_cache(int argc, char **argv);
+int command_explain(int argc, char **argv);
+int command_params(int argc, char **argv);
 
 #endif

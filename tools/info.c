@@ -1,6 +1,7 @@
 // `tailor info`: every platform and device, the probe, the profile and the
-// exact build options of every kernel program.
+// cache; with --verbose, the exact build options of every kernel program.
 #include <stdio.h>
+#include <string.h>
 
 #include "commands.h"
 #include "device_select.h"
@@ -38,6 +39,10 @@ static void print_info(const tailor_device_info *d)
     if (d->amd_wavefront_width)
         printf("  AMD               wavefront %u, GFX %u.%u, board %s\n", d->amd_wavefront_width,
                d->amd_gfx_major, d->amd_gfx_minor, d->amd_board_name);
+    if (d->ptx_isa)
+        printf("  PTX ISA           %u.%u (the driver's newest)\n", d->ptx_isa / 10, d->ptx_isa % 10);
+    if (d->native_vector_width_float)
+        printf("  native vector     %u floats\n", d->native_vector_width_float);
     if (d->intel_subgroup_size_count) {
         printf("  Intel sub-groups ");
         for (cl_uint i = 0; i < d->intel_subgroup_size_count; ++i)
@@ -48,7 +53,7 @@ static void print_info(const tailor_device_info *d)
            d->lockstep);
 }
 
-static void print_device(const struct device_choice *choice)
+static void print_device(const struct device_choice *choice, int verbose)
 {
     printf("[%u:%u] %s / %s\n", choice->platform_index, choice->device_index,
            choice->platform_name, choice->device_name);
@@ -72,8 +77,9 @@ static void print_device(const struct device_choice *choice)
     tailor_context_cache_stats(tailor, &stats);
     printf("  cache             %s%s%s\n", stats.cache_enabled ? stats.cache_dir : "off",
            stats.cache_enabled ? "" : ": ", stats.cache_enabled ? "" : stats.cache_note);
-    printf("  build options:\n");
-    for (size_t i = 0; i < tailor_program_count(); ++i) {
+    if (verbose)
+        printf("  build options:\n");
+    for (size_t i = 0; verbose && i < tailor_program_count(); ++i) {
         char options[4096];
         const char *name = tailor_program_name(i);
         if (tailor_context_build_options(tailor, name, options, sizeof options) == TAILOR_SUCCESS)
@@ -86,9 +92,9 @@ static void print_device(const struct device_choice *choice)
 
 int command_info(int argc, char **argv)
 {
-    (void)argv;
-    if (argc > 1) {
-        fprintf(stderr, "usage: tailor info\n");
+    int verbose = argc == 2 && strcmp(argv[1], "--verbose") == 0;
+    if (argc > 2 || (argc == 2 && !verbose)) {
+        fprintf(stderr, "usage: tailor info [--verbose]\n");
         return 2;
     }
     printf("tailor %s\n\n", tailor_version());
@@ -99,6 +105,6 @@ int command_info(int argc, char **argv)
         return 1;
     }
     for (size_t i = 0; i < count; ++i)
-        print_device(&devices[i]);
+        print_device(&devices[i], verbose);
     return 0;
 }

@@ -7,8 +7,11 @@
 static const char usage[] =
     "usage: tailor COMMAND [OPTIONS]\n"
     "\n"
-    "  info                      every OpenCL device, what the probe found, the profile\n"
-    "                            chosen and the build options of each kernel program\n"
+    "  info [--verbose]          every OpenCL device: what the probe found, the profile\n"
+    "                            chosen, the cache (--verbose: every program's options)\n"
+    "  explain --op OP --shape S what one call would run, and every build option with\n"
+    "                            its origin (see tailor explain --help)\n"
+    "  params [--markdown]       every tuning parameter: kind, default, range, readers\n"
     "  bench [--device SELECTOR] [--op NAME] [--json FILE]\n"
     "                            the benchmark (see tailor bench --help)\n"
     "  cache path|list|clear     the on-disk binary cache\n"
@@ -27,6 +30,10 @@ int main(int argc, char **argv)
         return command_bench(argc - 1, argv + 1);
     if (strcmp(argv[1], "cache") == 0)
         return command_cache(argc - 1, argv + 1);
+    if (strcmp(argv[1], "explain") == 0)
+        return command_explain(argc - 1, argv + 1);
+    if (strcmp(argv[1], "params") == 0)
+        return command_params(argc - 1, argv + 1);
     if (strcmp(argv[1], "version") == 0) {
         printf("tailor %s\n", tailor_version());
         return 0;

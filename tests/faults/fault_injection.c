@@ -14,11 +14,14 @@ static struct {
     unsigned long nth, seen;
     int error;
     unsigned long calls[FAULT_OPENCL_FUNCTIONS], failures[FAULT_OPENCL_FUNCTIONS];
-} faults;
+    int last_function;
+    unsigned long last_query;
+} faults = {.last_function = -1};
 
 void fault_arm(enum fault_kind kind, unsigned long nth, int error)
 {
     faults.armed = 1;
+    faults.last_function = -1;
     faults.kind = kind;
     faults.nth = nth;
     faults.seen = 0;
@@ -40,14 +43,26 @@ static int fire(enum fault_kind kind)
 }
 
 // Calls count while a walk is armed: those are the library's calls.
-int fault_opencl_fire(int function, cl_int *error)
+int fault_opencl_fire(int function, unsigned long query, cl_int *error)
 {
     faults.calls[function] += faults.armed;
     if (!fire(FAULT_OPENCL))
         return 0;
     ++faults.failures[function];
+    faults.last_function = function;
+    faults.last_query = query;
     *error = (cl_int)faults.error;
     return 1;
+}
+
+int fault_last_function(void)
+{
+    return faults.last_function;
+}
+
+unsigned long fault_last_query(void)
+{
+    return faults.last_query;
 }
 
 void fault_opencl_count_only(int function)

@@ -29,8 +29,13 @@ unsigned long fault_disarm(void);
 unsigned long fault_opencl_calls(int function);
 unsigned long fault_opencl_failures(int function);
 
+// The OpenCL function the last fault failed, and the query it asked
+// (param_name of the clGet*Info functions; 0 for others).
+int fault_last_function(void);
+unsigned long fault_last_query(void);
+
 // Used by the generated wrappers.
-int fault_opencl_fire(int function, cl_int *error);
+int fault_opencl_fire(int function, unsigned long query, cl_int *error);
 void fault_opencl_count_only(int function);
 
 #endif

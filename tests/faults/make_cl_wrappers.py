@@ -59,14 +59,17 @@ def wrapper(index, name, ret, params):
     lines = ['extern %s __real_%s(%s);' % (ret, name, declared),
              '%s __wrap_%s(%s)' % (ret, name, declared), '{', '    cl_int injected;']
     errcode = 'errcode_ret' in [param_name(p) for p in params]
+    # Queries name what they ask for, so the test knows which fault it made.
+    query = '(unsigned long)param_name' if 'param_name' in [param_name(p) for p in params] else '0'
+    fire = 'fault_opencl_fire(%d, %s, &injected)' % (index, query)
     if name.startswith('clRelease'):
         lines += ['    cl_int result = __real_%s(%s);' % (name, names),
-                  '    return fault_opencl_fire(%d, &injected) ? injected : result;' % index]
+                  '    return %s ? injected : result;' % fire]
     elif ret == 'cl_int':
-        lines += ['    if (fault_opencl_fire(%d, &injected))' % index, '        return injected;',
+        lines += ['    if (%s)' % fire, '        return injected;',
                   '    return __real_%s(%s);' % (name, names)]
     elif errcode:
-        lines += ['    if (fault_opencl_fire(%d, &injected)) {' % index,
+        lines += ['    if (%s) {' % fire,
                   '        if (errcode_ret)', '            *errcode_ret = injected;',
                   '        return NULL;', '    }', '    return __real_%s(%s);' % (name, names)]
     else:

@@ -84,6 +84,84 @@ struct walk_totals {
     unsigned long attempts, errors, absorbed;
 };
 
+// What a failed OpenCL call must come back as: doc/testing.md's table of
+// faults, checked here so that the table and the library cannot drift apart.
+enum fault_outcome {
+    OUTCOME_ABSORBED, // the call succeeds with the right result
+    OUTCOME_STATUS,   // the status in `status`
+    OUTCOME_MAPPED,   // the status the OpenCL error maps to, with the code kept
+    OUTCOME_EITHER,   // absorbed or mapped (clBuildProgram: from a binary or from source)
+};
+
+// Probe queries whose failure leaves a fact unknown: the extension list,
+// the vendor attributes (cl_nv_/cl_amd_device_attribute_query, Intel
+// sub-group sizes) and the native vector width.
+static int is_optional_device_query(unsigned long query)
+{
+    static const unsigned long optional[] = {CL_DEVICE_EXTENSIONS, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT,
+                                             0x4000, 0x4001, 0x4003, 0x4038, 0x4043, 0x404A, 0x404B,
+                                             0x4108};
+    for (size_t i = 0; i < sizeof optional / sizeof optional[0]; ++i)
+        if (query == optional[i])
+            return 1;
+    return 0;
+}
+
+static enum fault_outcome expected_outcome(const char *function, unsigned long query,
+                                           tailor_status *status)
+{
+    if (strncmp(function, "clRelease", 9) == 0 || strcmp(function, "clGetProgramBuildInfo") == 0 ||
+        strcmp(function, "clCreateProgramWithBinary") == 0 ||
+        (strcmp(function, "clGetDeviceInfo") == 0 && is_optional_device_query(query)) ||
+        (strcmp(function, "clGetProgramInfo") == 0 && query != CL_PROGRAM_NUM_KERNELS) ||
+        (strcmp(function, "clGetCommandQueueInfo") == 0 && query == CL_QUEUE_PROPERTIES))
+        return OUTCOME_ABSORBED;
+    if (strcmp(function, "clBuildProgram") == 0)
+        return OUTCOME_EITHER;
+    *status = strcmp(function, "clGetMemObjectInfo") == 0      ? TAILOR_ERROR_INVALID_BUFFER
+              : strcmp(function, "clGetCommandQueueInfo") == 0 ? TAILOR_ERROR_INVALID_QUEUE
+              : strcmp(function, "clGetEventInfo") == 0        ? TAILOR_ERROR_INVALID_WAIT_LIST
+              : strcmp(function, "clGetContextInfo") == 0      ? TAILOR_ERROR_INVALID_CONTEXT
+                                                                : TAILOR_SUCCESS;
+    return *status != TAILOR_SUCCESS ? OUTCOME_STATUS : OUTCOME_MAPPED;
+}
+
+static tailor_status mapped_status(cl_int error, const char *function)
+{
+    if (error == CL_OUT_OF_RESOURCES || error == CL_MEM_OBJECT_ALLOCATION_FAILURE)
+        return TAILOR_ERROR_OUT_OF_DEVICE_MEMORY;
+    if (error == CL_OUT_OF_HOST_MEMORY)
+        return TAILOR_ERROR_OUT_OF_HOST_MEMORY;
+    if (error == CL_BUILD_PROGRAM_FAILURE && strcmp(function, "clBuildProgram") == 0)
+        return TAILOR_ERROR_BUILD_FAILED;
+    return TAILOR_ERROR_OPENCL;
+}
+
+// The documented outcome of the OpenCL fault that fired, if one did.
+static void check_documented_outcome(const char *label, const struct scenario *scenario, int error,
+                                     tailor_status status)
+{
+    int function = fault_last_function();
+    if (function < 0)
+        return;
+    const char *name = fault_opencl_names[function];
+    tailor_status wanted = TAILOR_SUCCESS;
+    enum fault_outcome outcome = expected_outcome(name, fault_last_query(), &wanted);
+    int absorbed = status == scenario->expected;
+    if (outcome == OUTCOME_ABSORBED) {
+        CHECK(absorbed, "%s: %s (query 0x%lx) failing must be absorbed; the call returned %s: %s",
+              label, name, fault_last_query(), tailor_status_name(status), tailor_last_error());
+    } else if (outcome == OUTCOME_STATUS) {
+        CHECK(status == wanted, "%s: %s failing must return %s, not %s", label, name,
+              tailor_status_name(wanted), tailor_status_name(status));
+    } else if (!absorbed || outcome == OUTCOME_MAPPED) {
+        wanted = mapped_status(error, name);
+        CHECK(status == wanted && tailor_last_cl_error() == error,
+              "%s: %s failing with %d must return %s and keep the code; got %s and %d", label, name,
+              error, tailor_status_name(wanted), tailor_status_name(status), (int)tailor_last_cl_error());
+    }
+}
+
 // One attempt: arm the N-th call of `kind`, run the scenario, disarm, judge.
 static void attempt(struct scenario_state *s, const struct scenario *scenario, enum fault_kind kind,
                     unsigned long nth, int error, struct walk_totals *totals)
@@ -98,6 +176,8 @@ static void attempt(struct scenario_state *s, const struct scenario *scenario, e
     fault_arm(kind, nth, error);
     tailor_status status = scenario_run(s, scenario);
     fault_disarm();
+    if (kind == FAULT_OPENCL)
+        check_documented_outcome(label, scenario, error, status);
     scenario_complete(s);
     ++totals->attempts;
     if (status == scenario->expected) {

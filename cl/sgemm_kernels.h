@@ -1,0 +1,21 @@
+// SGEMM's kernels, named once for the host (src/ops/sgemm) and the source
+// (sgemm.cl): id, entry point, the programs that hold it, variant (the
+// host adds tiles, loads and orientation).
+#ifndef TAILOR_SGEMM_KERNELS_H
+#define TAILOR_SGEMM_KERNELS_H
+
+#define SGEMM_KERNELS(X)                                                                            \
+    X(SGEMM_TILED_NN, sgemm_tiled_nn, SGEMM_TILED_SET, "tiled")                                     \
+    X(SGEMM_TILED_NT, sgemm_tiled_nt, SGEMM_TILED_SET, "tiled")                                     \
+    X(SGEMM_TILED_TN, sgemm_tiled_tn, SGEMM_TILED_SET, "tiled")                                     \
+    X(SGEMM_TILED_TT, sgemm_tiled_tt, SGEMM_TILED_SET, "tiled")                                     \
+    X(SGEMM_TILED_NN_EDGE, sgemm_tiled_nn_edge, SGEMM_TILED_SET, "tiled")                           \
+    X(SGEMM_TILED_NT_EDGE, sgemm_tiled_nt_edge, SGEMM_TILED_SET, "tiled")                           \
+    X(SGEMM_TILED_TN_EDGE, sgemm_tiled_tn_edge, SGEMM_TILED_SET, "tiled")                           \
+    X(SGEMM_TILED_TT_EDGE, sgemm_tiled_tt_edge, SGEMM_TILED_SET, "tiled")                           \
+    X(SGEMM_SMALL, sgemm_small, SGEMM_SMALL_SET, "small")                                           \
+    X(SGEMM_SCALE, sgemm_scale, SGEMM_SMALL_SET, "scale")                                           \
+    X(SGEMM_CPU_BROADCAST, sgemm_cpu_broadcast, SGEMM_CPU_SET, "cpu-blocked")                       \
+    X(SGEMM_CPU_DOT, sgemm_cpu_dot, SGEMM_CPU_SET, "cpu-dot")
+
+#endif

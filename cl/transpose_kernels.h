@@ -1,0 +1,14 @@
+// The transpose's kernels, named once for the host (src/ops/transpose) and
+// the source (transpose.cl): id, entry point, the programs that hold it,
+// variant (the path: src/ops/transpose names the method in front).
+#ifndef TAILOR_TRANSPOSE_KERNELS_H
+#define TAILOR_TRANSPOSE_KERNELS_H
+
+#define TRANSPOSE_KERNELS(X)                                                                        \
+    X(TRANSPOSE_ALIGNED, transpose_aligned, TRANSPOSE_PROGRAM_SET, "aligned")                       \
+    X(TRANSPOSE_EDGE, transpose_edge, TRANSPOSE_PROGRAM_SET, "edge")                                \
+    X(TRANSPOSE_UNALIGNED, transpose_unaligned, TRANSPOSE_PROGRAM_SET, "unaligned")                 \
+    X(TRANSPOSE_ALIGNED_STREAM, transpose_aligned_stream, TRANSPOSE_CPU_SET, "aligned/stream")      \
+    X(TRANSPOSE_EDGE_STREAM, transpose_edge_stream, TRANSPOSE_CPU_SET, "edge/stream")
+
+#endif

@@ -1,0 +1,619 @@
+// tailor_sgemv: argument checks, then the four layout/transpose cases turned
+// into dots along contiguous lines (rows) or across them (columns), and the
+// kernel chosen from the shape and the profile (cl/gemv.cl).
+#include "gemv.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "checks.h"
+#include "context.h"
+#include "error.h"
+#include "program.h"
+#include "scratch.h"
+#include "symbols.h"
+
+// GEMV's scratch buffer, in 4-byte units: tickets (one per block of a split
+// launch, zero at rest: every launch leaves them zero), then the partial
+// results of the slices.
+struct scratch_layout {
+    size_t tickets_at, tickets, partials_at, partials;
+};
+
+// One call as the kernels see it: `outputs` elements of y, each a dot of `k`
+// elements, over a matrix of contiguous lines `lda` apart.
+struct gemv_call {
+    tailor_context *ctx;
+    cl_command_queue queue;
+    int rows; // dots along the lines (else across them)
+    cl_ulong outputs, k;
+    cl_float alpha, beta;
+    cl_mem a, x, y;
+    cl_ulong a_offset, lda, x_offset, x_base, y_base;
+    cl_long incx, incy;
+    cl_uint wait_count;
+    const cl_event *wait_list;
+    cl_event *event;
+    struct scratch_layout scratch;
+};
+
+// One launch: the kernel, its NDRange, and the slices of the dots.
+struct gemv_plan {
+    struct op_plan op;
+    size_t global[2], local[2];
+    cl_ulong per_item; // CPU kernels: outputs per work-item
+    cl_ulong slice;    // dot elements per slice; k when the dots are not split
+    size_t slices;
+    int two_pass; // split, finished by gemv_finish
+};
+
+static cl_ulong ceil_div(cl_ulong a, cl_ulong b)
+{
+    return a / b + (a % b != 0);
+}
+
+static cl_ulong round_up(cl_ulong a, cl_ulong multiple)
+{
+    return ceil_div(a, multiple) * multiple;
+}
+
+static cl_ulong min_u64(cl_ulong a, cl_ulong b)
+{
+    return a < b ? a : b;
+}
+
+static cl_ulong max_u64(cl_ulong a, cl_ulong b)
+{
+    return a > b ? a : b;
+}
+
+static int is_power_of_two(int value)
+{
+    return value > 0 && (value & (value - 1)) == 0;
+}
+
+// Work-items per line of the one-lockstep-group-per-line kernels:
+// GEMV_ROW_LANES, or where that is 0, LOCKSTEP (32 without lockstep).
+static int row_lanes(const struct profile *profile)
+{
+    int lanes = profile->tune[TUNE_GEMV_ROW_LANES];
+    return lanes ? lanes : profile->lockstep ? profile->lockstep : 32;
+}
+
+static size_t target_groups(const struct profile *profile, const tailor_device_info *facts)
+{
+    size_t units = facts->compute_units ? facts->compute_units : 1;
+    return units * (size_t)profile->tune[TUNE_GEMV_GROUPS_PER_CU];
+}
+
+// Split launches have fewer blocks than target_groups, so that many tickets
+// do; the partial results of a block are its outputs times its slices, which
+// (slices <= target / blocks + 1) stays within twice target_groups blocks'
+// outputs. The planner still caps slices at what fits.
+static void layout_scratch(const struct profile *profile, const tailor_device_info *facts,
+                           struct scratch_layout *l)
+{
+    const int *t = profile->tune;
+    size_t target = target_groups(profile, facts), block_outputs;
+    if (t[TUNE_GEMV_CPU_KERNELS])
+        block_outputs = (size_t)max_u64(t[TUNE_GEMV_CPU_COLS], t[TUNE_GEMV_CPU_VECTOR]);
+    else
+        block_outputs = (size_t)max_u64((cl_ulong)t[TUNE_GEMV_COL_THREADS] * t[TUNE_GEMV_COL_VECTOR],
+                                        (cl_ulong)t[TUNE_GEMV_ROW_WG] / row_lanes(profile) *
+                                            t[TUNE_GEMV_ROW_BATCH]);
+    l->tickets_at = 0;
+    l->tickets = target;
+    l->partials_at = (size_t)round_up(l->tickets, 64);
+    l->partials = 2 * target * block_outputs;
+}
+
+static size_t scratch_bytes(const struct profile *profile, const tailor_device_info *facts)
+{
+    struct scratch_layout l;
+    layout_scratch(profile, facts, &l);
+    return (l.partials_at + l.partials) * 4;
+}
+
+// Segments wider than a lockstep group reduce in two lockstep steps, so no
+// segment may exceed LOCKSTEP^2 work-items; the column kernels stage
+// GEMV_COL_VECTOR floats per work-item in local memory.
+static tailor_status check(const struct profile *profile, const tailor_device_info *facts)
+{
+    const int *t = profile->tune;
+    int lockstep = profile->lockstep, row_group = t[TUNE_GEMV_ROW_WG];
+    int lanes = row_lanes(profile);
+    REQUIRE((size_t)row_group <= facts->max_work_group_size &&
+                (size_t)t[TUNE_GEMV_COL_WG] <= facts->max_work_group_size,
+            TAILOR_ERROR_INVALID_PROFILE, "GEMV_ROW_WG=%d or GEMV_COL_WG=%d exceeds the device's %zu",
+            row_group, t[TUNE_GEMV_COL_WG], facts->max_work_group_size);
+    REQUIRE(is_power_of_two(lanes) && lanes <= row_group, TAILOR_ERROR_INVALID_PROFILE,
+            "GEMV_ROW_LANES=%d must be a power of two no larger than GEMV_ROW_WG=%d", lanes,
+            row_group);
+    REQUIRE(lockstep == 0 || (row_group >= lockstep && row_group <= lockstep * lockstep),
+            TAILOR_ERROR_INVALID_PROFILE, "GEMV_ROW_WG=%d must lie in [LOCKSTEP, LOCKSTEP^2]",
+            row_group);
+    REQUIRE(t[TUNE_GEMV_COL_THREADS] <= t[TUNE_GEMV_COL_WG], TAILOR_ERROR_INVALID_PROFILE,
+            "GEMV_COL_THREADS=%d exceeds GEMV_COL_WG=%d", t[TUNE_GEMV_COL_THREADS],
+            t[TUNE_GEMV_COL_WG]);
+    size_t column_local = (size_t)t[TUNE_GEMV_COL_WG] * (size_t)t[TUNE_GEMV_COL_VECTOR] * 4 + 64;
+    REQUIRE(facts->local_mem_bytes == 0 || column_local <= facts->local_mem_bytes,
+            TAILOR_ERROR_INVALID_PROFILE,
+            "GEMV_COL_WG=%d times GEMV_COL_VECTOR=%d floats exceed the device's %llu bytes of local "
+            "memory", t[TUNE_GEMV_COL_WG], t[TUNE_GEMV_COL_VECTOR],
+            (unsigned long long)facts->local_mem_bytes);
+    REQUIRE(t[TUNE_GEMV_CPU_COLS] >= t[TUNE_GEMV_CPU_VECTOR], TAILOR_ERROR_INVALID_PROFILE,
+            "GEMV_CPU_COLS=%d must be a multiple of GEMV_CPU_VECTOR=%d", t[TUNE_GEMV_CPU_COLS],
+            t[TUNE_GEMV_CPU_VECTOR]);
+    return TAILOR_SUCCESS;
+}
+
+// Cuts the dots of `blocks` blocks (each `block_elements` elements of A) into
+// slices starting at multiples of `align`, when the blocks alone are fewer
+// than the groups that keep the device busy: about that many groups, none
+// with fewer than GEMV_SPLIT_MIN_ELEMENTS elements, partials within scratch.
+static void plan_slices(const struct gemv_call *c, struct gemv_plan *p, cl_ulong blocks,
+                        cl_ulong block_elements, cl_ulong align)
+{
+    const struct scratch_layout *l = &c->scratch;
+    cl_ulong target = target_groups(&c->ctx->profile, &c->ctx->info), slices = 1;
+    if (blocks < target && blocks <= l->tickets) {
+        slices = ceil_div(target, blocks);
+        slices = min_u64(slices, block_elements / (cl_ulong)tune(c->ctx, TUNE_GEMV_SPLIT_MIN_ELEMENTS));
+        slices = min_u64(slices, l->partials / c->outputs);
+    }
+    p->slice = c->k;
+    p->slices = 1;
+    if (slices >= 2) {
+        p->slice = round_up(ceil_div(c->k, slices), align);
+        p->slices = (size_t)ceil_div(c->k, p->slice);
+    }
+    p->two_pass = p->slices > 1 && !tune(c->ctx, TUNE_GEMV_ONE_PASS);
+    p->op.launches = p->two_pass ? 2 : 1;
+}
+
+// Appends text (and then the decimal number, if not NULL) to the string in
+// buffer, cutting at its size. Names are built on every call, where
+// snprintf's parsing would cost a short GEMV a measurable share of its time.
+static void append(char *buffer, size_t size, const char *text, const size_t *number)
+{
+    size_t used = strlen(buffer), length = strlen(text);
+    char digits[24];
+    if (used + length >= size)
+        length = size - 1 - used;
+    memcpy(buffer + used, text, length);
+    buffer[used + length] = '\0';
+    if (!number)
+        return;
+    size_t n = *number, at = sizeof digits - 1;
+    digits[at] = '\0';
+    do
+        digits[--at] = (char)('0' + n % 10);
+    while ((n /= 10) > 0);
+    append(buffer, size, digits + at, NULL);
+}
+
+// The kernel (of a whole/split pair; CPU kernels split within one) and the
+// variant's name for tailor_last_variant().
+static void name_variant(struct gemv_plan *p, const enum kernel_id pair[2], size_t vector,
+                         int general_stride)
+{
+    p->op.kernel = pair[p->slices > 1];
+    char *variant = p->op.variant;
+    variant[0] = '\0';
+    append(variant, sizeof p->op.variant, kernel_table[p->op.kernel].variant, NULL);
+    if (vector)
+        append(variant, sizeof p->op.variant, "-vec", &vector);
+    if (p->slices > 1)
+        append(variant, sizeof p->op.variant, "/split-k", &p->slices);
+    if (p->two_pass)
+        append(variant, sizeof p->op.variant, "/two-pass", NULL);
+    if (general_stride)
+        append(variant, sizeof p->op.variant, "/general-stride", NULL);
+}
+
+// Whole and split kernels, by [vector loads].
+typedef const enum kernel_id kernel_pairs[2][2];
+
+// The multi-row kernels by log2 of their lanes.
+static kernel_pairs lane_kernels[] = {
+    {{KERNEL_GEMV_ROW_LANES1, KERNEL_GEMV_ROW_LANES1_SPLIT},
+     {KERNEL_GEMV_ROW_LANES1_VEC, KERNEL_GEMV_ROW_LANES1_VEC_SPLIT}},
+    {{KERNEL_GEMV_ROW_LANES2, KERNEL_GEMV_ROW_LANES2_SPLIT},
+     {KERNEL_GEMV_ROW_LANES2_VEC, KERNEL_GEMV_ROW_LANES2_VEC_SPLIT}},
+    {{KERNEL_GEMV_ROW_LANES4, KERNEL_GEMV_ROW_LANES4_SPLIT},
+     {KERNEL_GEMV_ROW_LANES4_VEC, KERNEL_GEMV_ROW_LANES4_VEC_SPLIT}},
+    {{KERNEL_GEMV_ROW_LANES8, KERNEL_GEMV_ROW_LANES8_SPLIT},
+     {KERNEL_GEMV_ROW_LANES8_VEC, KERNEL_GEMV_ROW_LANES8_VEC_SPLIT}},
+    {{KERNEL_GEMV_ROW_LANES16, KERNEL_GEMV_ROW_LANES16_SPLIT},
+     {KERNEL_GEMV_ROW_LANES16_VEC, KERNEL_GEMV_ROW_LANES16_VEC_SPLIT}},
+    {{KERNEL_GEMV_ROW_LANES32, KERNEL_GEMV_ROW_LANES32_SPLIT},
+     {KERNEL_GEMV_ROW_LANES32_VEC, KERNEL_GEMV_ROW_LANES32_VEC_SPLIT}},
+};
+static kernel_pairs wide_kernels = {{KERNEL_GEMV_ROW_WIDE, KERNEL_GEMV_ROW_WIDE_SPLIT},
+                                    {KERNEL_GEMV_ROW_WIDE_VEC, KERNEL_GEMV_ROW_WIDE_VEC_SPLIT}};
+static kernel_pairs group_kernels = {{KERNEL_GEMV_ROW_GROUP, KERNEL_GEMV_ROW_GROUP_SPLIT},
+                                     {KERNEL_GEMV_ROW_GROUP_VEC, KERNEL_GEMV_ROW_GROUP_VEC_SPLIT}};
+static kernel_pairs column_kernels = {{KERNEL_GEMV_COL, KERNEL_GEMV_COL_SPLIT},
+                                      {KERNEL_GEMV_COL_VEC, KERNEL_GEMV_COL_VEC_SPLIT}};
+
+// Dots along lines: several lines per lockstep group for short dots, one
+// lockstep group per line, or a work-group per line for long ones; vector
+// loads where lines and x are aligned and x is unit-stride.
+static void plan_rows(const struct gemv_call *c, struct gemv_plan *p)
+{
+    const int *t = c->ctx->profile.tune;
+    cl_ulong group = (cl_ulong)t[TUNE_GEMV_ROW_WG], batch = (cl_ulong)t[TUNE_GEMV_ROW_BATCH];
+    cl_ulong width = (cl_ulong)t[TUNE_GEMV_VECTOR], lanes;
+    int aligned = c->incx == 1 && c->x_offset % width == 0 && c->a_offset % width == 0 &&
+                  (c->lda % width == 0 || c->outputs == 1);
+    int wants_vector = c->k >= (cl_ulong)t[TUNE_GEMV_VECTOR_MIN_K];
+    kernel_pairs *family;
+    if (c->k <= (cl_ulong)t[TUNE_GEMV_MULTI_ROW_MAX_K]) {
+        cl_ulong elements = (cl_ulong)t[TUNE_GEMV_MULTI_ROW_ELEMENTS];
+        unsigned log2_lanes = 0;
+        // GEMV_MULTI_ROW_LANES is at most 32, the last of lane_kernels.
+        while (log2_lanes + 1 < sizeof lane_kernels / sizeof lane_kernels[0] &&
+               (elements << log2_lanes) < c->k && (1 << log2_lanes) < t[TUNE_GEMV_MULTI_ROW_LANES])
+            ++log2_lanes;
+        lanes = 1ull << log2_lanes;
+        wants_vector = elements >= width;
+        family = &lane_kernels[log2_lanes];
+    } else if (c->k >= (cl_ulong)t[TUNE_GEMV_GROUP_MIN_K]) {
+        lanes = group;
+        batch = 1;
+        family = &group_kernels;
+    } else {
+        lanes = (cl_ulong)row_lanes(&c->ctx->profile);
+        family = &wide_kernels;
+    }
+    int vector = wants_vector && aligned;
+    cl_ulong rows_per_group = group / lanes * batch;
+    cl_ulong blocks = ceil_div(c->outputs, rows_per_group);
+    plan_slices(c, p, blocks, min_u64(rows_per_group, c->outputs) * c->k,
+                vector ? lanes * width : lanes);
+    p->global[0] = (size_t)(blocks * group);
+    p->global[1] = p->slices;
+    p->local[0] = (size_t)group;
+    p->local[1] = 1;
+    name_variant(p, (*family)[vector], vector ? (size_t)width : 0, wants_vector && !aligned);
+}
+
+// Dots across lines: TX work-items of a group along the outputs, the rest of
+// the group (TY) splitting the lines; TX shrinks for few outputs.
+static void plan_columns(const struct gemv_call *c, struct gemv_plan *p)
+{
+    const int *t = c->ctx->profile.tune;
+    cl_ulong width = (cl_ulong)t[TUNE_GEMV_COL_VECTOR], group = (cl_ulong)t[TUNE_GEMV_COL_WG];
+    int aligned = c->a_offset % width == 0 && (c->lda % width == 0 || c->k == 1);
+    cl_ulong needed = ceil_div(c->outputs, width), tx = 1;
+    while (tx < needed && tx < (cl_ulong)t[TUNE_GEMV_COL_THREADS])
+        tx *= 2;
+    cl_ulong ty = group / tx, blocks = ceil_div(c->outputs, tx * width);
+    plan_slices(c, p, blocks, min_u64(tx * width, c->outputs) * c->k, ty);
+    p->global[0] = (size_t)(blocks * tx);
+    p->global[1] = p->slices * (size_t)ty;
+    p->local[0] = (size_t)tx;
+    p->local[1] = (size_t)ty;
+    name_variant(p, column_kernels[aligned], aligned ? (size_t)width : 0, !aligned);
+}
+
+// CPUs: a few long contiguous shares per core, one work-item each. Rows:
+// blocks of GEMV_CPU_VECTOR lines, enough blocks for the cores. Columns: as
+// many outputs per work-item as its sums in private memory hold
+// (GEMV_CPU_COLS), so that each line is read in one long run; split dots then
+// find work for the other cores.
+static void plan_cpu(const struct gemv_call *c, struct gemv_plan *p)
+{
+    const int *t = c->ctx->profile.tune;
+    cl_ulong vector = (cl_ulong)t[TUNE_GEMV_CPU_VECTOR], per_item;
+    if (c->rows)
+        per_item = round_up(max_u64(1, ceil_div(c->outputs, target_groups(&c->ctx->profile,
+                                                                           &c->ctx->info))),
+                            vector);
+    else
+        per_item = min_u64((cl_ulong)t[TUNE_GEMV_CPU_COLS], round_up(c->outputs, vector));
+    cl_ulong blocks = ceil_div(c->outputs, per_item);
+    plan_slices(c, p, blocks, min_u64(per_item, c->outputs) * c->k, c->rows ? vector : 1);
+    p->per_item = per_item;
+    p->global[0] = (size_t)blocks;
+    p->global[1] = p->slices;
+    p->local[0] = p->local[1] = 1;
+    const enum kernel_id kernel = c->rows ? KERNEL_GEMV_CPU_ROWS : KERNEL_GEMV_CPU_COLS;
+    const enum kernel_id pair[2] = {kernel, kernel};
+    name_variant(p, pair, 0, 0);
+}
+
+static enum program_id program_of(const tailor_context *ctx)
+{
+    return tune(ctx, TUNE_GEMV_CPU_KERNELS) ? PROGRAM_GEMV_CPU_F32 : PROGRAM_GEMV_F32;
+}
+
+static void plan_call(const struct gemv_call *c, struct gemv_plan *p)
+{
+    p->op.program = program_of(c->ctx);
+    if (tune(c->ctx, TUNE_GEMV_CPU_KERNELS))
+        plan_cpu(c, p);
+    else if (c->rows)
+        plan_rows(c, p);
+    else
+        plan_columns(c, p);
+}
+
+// Sums the partial results of a split launch (after `first`) into y.
+static tailor_status finish(const struct gemv_call *c, const struct gemv_plan *p, cl_mem scratch,
+                            cl_event first)
+{
+    struct kernel_lease kernel;
+    tailor_status status = kernel_acquire(c->ctx, p->op.program, KERNEL_GEMV_FINISH, &kernel);
+    if (status != TAILOR_SUCCESS)
+        return status;
+    size_t group = (size_t)tune(c->ctx, TUNE_GEMV_ROW_WG);
+    size_t global = (size_t)round_up(c->outputs, group);
+    struct kernel_args args = {0};
+    args_mem(&args, c->y);
+    args_u64(&args, c->y_base);
+    args_i64(&args, c->incy);
+    args_u64(&args, c->outputs);
+    args_u32(&args, (cl_uint)p->slices);
+    args_f32(&args, c->alpha);
+    args_f32(&args, c->beta);
+    args_mem(&args, scratch);
+    args_u64(&args, c->scratch.partials_at);
+    status = kernel_set_args(&kernel, &args);
+    if (status == TAILOR_SUCCESS)
+        status = kernel_enqueue(&kernel, c->queue, 1, &global, &group, 1, &first, c->event);
+    kernel_release(&kernel);
+    return status;
+}
+
+// The call's scalars as the kernels unpack them (cl/symbols.h: GEMV_CALL_*).
+static cl_ulong16 pack_call(const struct gemv_call *c, const struct gemv_plan *p)
+{
+    cl_uint alpha_bits, beta_bits;
+    memcpy(&alpha_bits, &c->alpha, sizeof alpha_bits);
+    memcpy(&beta_bits, &c->beta, sizeof beta_bits);
+    cl_ulong16 packed;
+    memset(&packed, 0, sizeof packed);
+    packed.s[GEMV_CALL_A_OFFSET] = c->a_offset;
+    packed.s[GEMV_CALL_LDA] = c->lda;
+    packed.s[GEMV_CALL_X_BASE] = c->x_base;
+    packed.s[GEMV_CALL_INCX] = (cl_ulong)c->incx;
+    packed.s[GEMV_CALL_Y_BASE] = c->y_base;
+    packed.s[GEMV_CALL_INCY] = (cl_ulong)c->incy;
+    packed.s[GEMV_CALL_OUTPUTS] = c->outputs;
+    packed.s[GEMV_CALL_K] = c->k;
+    packed.s[GEMV_CALL_PER_ITEM] = p->per_item;
+    packed.s[GEMV_CALL_SLICE] = p->slice;
+    packed.s[GEMV_CALL_ALPHA_BETA] = alpha_bits | (cl_ulong)beta_bits << 32;
+    packed.s[GEMV_CALL_TICKETS_AT] = c->scratch.tickets_at;
+    packed.s[GEMV_CALL_PARTIALS_AT] = c->scratch.partials_at;
+    return packed;
+}
+
+static tailor_status launch(const struct gemv_call *c, const struct gemv_plan *p)
+{
+    struct kernel_lease kernel = {0};
+    struct scratch_lease scratch = {0};
+    cl_event first = NULL;
+    tailor_status status = kernel_acquire(c->ctx, p->op.program, p->op.kernel, &kernel);
+    if (status == TAILOR_SUCCESS && p->slices > 1)
+        status = scratch_acquire(operation_scratch(c->ctx, OP_GEMV), c->queue,
+                                 (size_t)(c->scratch.partials_at + c->outputs * p->slices) * 4,
+                                 c->wait_count, c->wait_list, &scratch);
+    cl_ulong16 packed = pack_call(c, p);
+    struct kernel_args args = {0};
+    args_mem(&args, c->a);
+    args_mem(&args, c->x);
+    args_mem(&args, c->y);
+    args_ulong16(&args, &packed);
+    // Split GPU kernels and every CPU kernel take the scratch buffer last.
+    if (p->slices > 1 || tune(c->ctx, TUNE_GEMV_CPU_KERNELS))
+        args_mem(&args, scratch.buffer);
+    if (status == TAILOR_SUCCESS)
+        status = kernel_set_args(&kernel, &args);
+    if (status == TAILOR_SUCCESS) {
+        cl_uint wait_count = scratch.ready ? 1 : c->wait_count;
+        const cl_event *wait_list = scratch.ready ? &scratch.ready : c->wait_list;
+        status = kernel_enqueue(&kernel, c->queue, 2, p->global, p->local, wait_count, wait_list,
+                                p->two_pass ? &first : c->event);
+    }
+    if (status == TAILOR_SUCCESS && p->two_pass)
+        status = finish(c, p, scratch.buffer, first);
+    if (first)
+        clReleaseEvent(first);
+    scratch_release(&scratch);
+    kernel_release(&kernel);
+    return status;
+}
+
+// y = beta * y (alpha == 0 or empty dots): A and x are not read, nor y when
+// beta == 0.
+static tailor_status scale(const struct gemv_call *c)
+{
+    struct kernel_lease kernel;
+    tailor_status status = kernel_acquire(c->ctx, program_of(c->ctx), KERNEL_GEMV_SCALE, &kernel);
+    if (status != TAILOR_SUCCESS)
+        return status;
+    size_t group = (size_t)tune(c->ctx, TUNE_GEMV_ROW_WG);
+    size_t global = (size_t)round_up(c->outputs, group);
+    struct kernel_args args = {0};
+    args_mem(&args, c->y);
+    args_u64(&args, c->y_base);
+    args_i64(&args, c->incy);
+    args_u64(&args, c->outputs);
+    args_f32(&args, c->beta);
+    status = kernel_set_args(&kernel, &args);
+    if (status == TAILOR_SUCCESS)
+        status = kernel_enqueue(&kernel, c->queue, 1, &global, &group, c->wait_count, c->wait_list,
+                                c->event);
+    kernel_release(&kernel);
+    return status;
+}
+
+static cl_ulong magnitude(long long increment)
+{
+    return increment < 0 ? 0ull - (cl_ulong)increment : (cl_ulong)increment;
+}
+
+// Elements a checked vector or matrix spans (no overflow once checked).
+static size_t vector_extent(size_t n, long long increment)
+{
+    return n ? (size_t)((n - 1) * magnitude(increment) + 1) : 0;
+}
+
+static size_t matrix_extent(size_t lines, size_t length, size_t ld)
+{
+    return lines && length ? (lines - 1) * ld + length : 0;
+}
+
+static tailor_status check_operands(tailor_context *ctx, const struct gemv_call *c, size_t lines,
+                                    size_t length, size_t a_offset, size_t x_offset,
+                                    size_t y_offset)
+{
+    enum buffer_access y_access = c->beta != 0.0f ? BUFFER_READ | BUFFER_WRITE : BUFFER_WRITE;
+    tailor_status status =
+        check_vector(ctx, c->y, "y", y_offset, (size_t)c->outputs, c->incy, sizeof(cl_float), y_access);
+    if (status == TAILOR_SUCCESS)
+        status = check_matrix(ctx, c->a, "A", a_offset, lines, length, (size_t)c->lda,
+                              sizeof(cl_float), BUFFER_READ);
+    if (status == TAILOR_SUCCESS)
+        status = check_vector(ctx, c->x, "x", x_offset, (size_t)c->k, c->incx, sizeof(cl_float),
+                              BUFFER_READ);
+    if (status != TAILOR_SUCCESS)
+        return status;
+    size_t y_bytes = vector_extent((size_t)c->outputs, c->incy) * sizeof(cl_float);
+    REQUIRE(c->y != c->a || !ranges_overlap(y_offset * sizeof(cl_float), y_bytes,
+                                            a_offset * sizeof(cl_float),
+                                            matrix_extent(lines, length, (size_t)c->lda) * sizeof(cl_float)),
+            TAILOR_ERROR_BUFFERS_OVERLAP, "y overlaps A in the same buffer");
+    REQUIRE(c->y != c->x || !ranges_overlap(y_offset * sizeof(cl_float), y_bytes,
+                                            x_offset * sizeof(cl_float),
+                                            vector_extent((size_t)c->k, c->incx) * sizeof(cl_float)),
+            TAILOR_ERROR_BUFFERS_OVERLAP, "y overlaps x in the same buffer");
+    return TAILOR_SUCCESS;
+}
+
+// The checks of tailor_sgemv that need no buffer, in its order around the
+// queue's, and the call in the kernels' terms (no buffers yet).
+static tailor_status check_enums(tailor_layout layout, tailor_trans trans)
+{
+    REQUIRE(layout == TAILOR_ROW_MAJOR || layout == TAILOR_COLUMN_MAJOR, TAILOR_ERROR_UNKNOWN_LAYOUT,
+            "%d is not a tailor_layout", (int)layout);
+    REQUIRE(trans == TAILOR_NO_TRANS || trans == TAILOR_TRANS, TAILOR_ERROR_UNKNOWN_TRANSPOSE,
+            "%d is not a tailor_trans", (int)trans);
+    return TAILOR_SUCCESS;
+}
+
+static tailor_status shape_call(tailor_context *ctx, tailor_layout layout, tailor_trans trans,
+                                size_t m, size_t n, size_t lda, long long incx, long long incy,
+                                struct gemv_call *call)
+{
+    // Lines are rows in row-major storage and columns in column-major.
+    size_t length = layout == TAILOR_ROW_MAJOR ? n : m;
+    REQUIRE(lda >= length && lda >= 1, TAILOR_ERROR_INVALID_LEADING_DIMENSION,
+            "lda is %zu, less than max(1, %zu)", lda, length);
+    REQUIRE(incx != 0, TAILOR_ERROR_INVALID_INCREMENT, "incx is 0");
+    REQUIRE(incy != 0, TAILOR_ERROR_INVALID_INCREMENT, "incy is 0");
+    call->ctx = ctx;
+    call->rows = (layout == TAILOR_ROW_MAJOR) == (trans == TAILOR_NO_TRANS);
+    call->outputs = trans == TAILOR_NO_TRANS ? m : n;
+    call->k = trans == TAILOR_NO_TRANS ? n : m;
+    call->lda = lda;
+    call->incx = incx;
+    call->incy = incy;
+    return operation_ready(ctx, OP_GEMV);
+}
+
+// BLAS order: a negative increment starts the vector at its far end.
+static void place_vectors(struct gemv_call *c, size_t x_offset, size_t y_offset)
+{
+    c->x_offset = x_offset;
+    c->x_base = x_offset + (c->incx < 0 && c->k > 0 ? (c->k - 1) * magnitude(c->incx) : 0);
+    c->y_base = y_offset + (c->incy < 0 ? (c->outputs - 1) * magnitude(c->incy) : 0);
+    layout_scratch(&c->ctx->profile, &c->ctx->info, &c->scratch);
+}
+
+// Empty dots or alpha == 0 scale y (beta != 1) or leave it (beta == 1).
+static int scales_only(const struct gemv_call *c)
+{
+    return c->k == 0 || c->alpha == 0.0f;
+}
+
+static tailor_status explain(tailor_context *ctx, const tailor_call *call, struct op_plan *plan)
+{
+    struct gemv_call c = {0};
+    size_t length = call->layout == TAILOR_ROW_MAJOR ? call->n : call->m;
+    size_t lda = call->lda ? call->lda : length > 0 ? length : 1;
+    tailor_status status = check_enums(call->layout, call->trans_a);
+    if (status == TAILOR_SUCCESS)
+        status = shape_call(ctx, call->layout, call->trans_a, call->m, call->n, lda,
+                            call->incx ? call->incx : 1, call->incy ? call->incy : 1, &c);
+    if (status != TAILOR_SUCCESS || c.outputs == 0)
+        return status;
+    c.alpha = call->alpha;
+    c.beta = call->beta;
+    c.a_offset = call->a_offset;
+    place_vectors(&c, call->b_offset, call->c_offset);
+    if (scales_only(&c)) {
+        if (c.beta != 1.0f) {
+            *plan = (struct op_plan){program_of(ctx), KERNEL_GEMV_SCALE, 1, "scale"};
+        }
+        return TAILOR_SUCCESS;
+    }
+    struct gemv_plan p = {0};
+    plan_call(&c, &p);
+    *plan = p.op;
+    return TAILOR_SUCCESS;
+}
+
+const struct operation gemv_operation = {check, scratch_bytes, explain, NULL};
+
+tailor_status tailor_sgemv(tailor_context *ctx, cl_command_queue queue, tailor_layout layout,
+                           tailor_trans trans, size_t m, size_t n, float alpha, cl_mem a,
+                           size_t a_offset, size_t lda, cl_mem x, size_t x_offset, long long incx,
+                           float beta, cl_mem y, size_t y_offset, long long incy,
+                           cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                           cl_event *event)
+{
+    operation_begin();
+    REQUIRE(ctx, TAILOR_ERROR_NULL_HANDLE, "the tailor handle is NULL");
+    tailor_status status = check_enums(layout, trans);
+    if (status == TAILOR_SUCCESS)
+        status = check_enqueue(ctx, queue, num_events_in_wait_list, event_wait_list);
+    struct gemv_call call = {0};
+    if (status == TAILOR_SUCCESS)
+        status = shape_call(ctx, layout, trans, m, n, lda, incx, incy, &call);
+    if (status != TAILOR_SUCCESS)
+        return status;
+    if (call.outputs == 0)
+        return enqueue_nothing(queue, num_events_in_wait_list, event_wait_list, event);
+    call.queue = queue;
+    call.alpha = alpha;
+    call.beta = beta;
+    call.a = a;
+    call.x = x;
+    call.y = y;
+    call.a_offset = a_offset;
+    call.wait_count = num_events_in_wait_list;
+    call.wait_list = event_wait_list;
+    call.event = event;
+    size_t lines = layout == TAILOR_ROW_MAJOR ? m : n, length = layout == TAILOR_ROW_MAJOR ? n : m;
+    status = check_operands(ctx, &call, lines, length, a_offset, x_offset, y_offset);
+    if (status != TAILOR_SUCCESS)
+        return status;
+    place_vectors(&call, x_offset, y_offset);
+    if (scales_only(&call)) {
+        if (beta == 1.0f)
+            return enqueue_nothing(queue, num_events_in_wait_list, event_wait_list, event);
+        status = scale(&call);
+        if (status == TAILOR_SUCCESS)
+            variant_set("scale");
+        return status;
+    }
+    struct gemv_plan plan = {0};
+    plan_call(&call, &plan);
+    status = launch(&call, &plan);
+    if (status == TAILOR_SUCCESS)
+        variant_set(plan.op.variant);
+    return status;
+}

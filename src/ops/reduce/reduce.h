@@ -1,0 +1,9 @@
+// The reduction's descriptor for the runtime (src/ops/operations.c).
+#ifndef TAILOR_REDUCE_H
+#define TAILOR_REDUCE_H
+
+#include "operation.h"
+
+extern const struct operation reduce_operation;
+
+#endif

@@ -1,0 +1,584 @@
+// tailor_sgemm: argument checks, the column-major to row-major mapping, and
+// the choice among the kernels of cl/sgemm.cl (CPU-blocked, small/skinny,
+// tiled with the big or mid tile set, vector or scalar loads, fast or edge).
+#include "sgemm.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "checks.h"
+#include "context.h"
+#include "error.h"
+#include "program.h"
+
+// The kernels index rows, columns and k with 32-bit integers.
+#define SGEMM_MAX_DIMENSION ((size_t)INT32_MAX)
+
+// Groups along launch dimensions 1 and 2: NVIDIA GPUs take at most 65535 in
+// each (CUDA's grid limits), so the kernels' row groups spread over both.
+#define MAX_GROUPS_12 ((size_t)65535)
+
+// One call in row-major terms (after the column-major swap).
+struct sgemm_call {
+    tailor_context *ctx;
+    cl_command_queue queue;
+    cl_uint m, n, k;
+    cl_float alpha, beta;
+    int a_mn_contig; // A is stored transposed: element (i, p) at a[p * lda + i]
+    int b_k_contig;  // B is stored transposed: element (p, j) at b[j * ldb + p]
+    cl_mem a, b, c;
+    cl_ulong a_offset, lda, b_offset, ldb, c_offset, ldc;
+    int scale_only; // k = 0 or alpha = 0: C = beta * C
+    cl_uint wait_count;
+    const cl_event *wait_list;
+    cl_event *event;
+};
+
+static size_t ceil_div(size_t a, size_t b)
+{
+    return (a + b - 1) / b;
+}
+
+static size_t round_up(size_t a, size_t b)
+{
+    return ceil_div(a, b) * b;
+}
+
+// A 3-D launch.
+struct geometry {
+    size_t global[3], local[3];
+};
+
+// `columns` work-items in groups of `local_columns` along dimension 0, and
+// `row_groups` groups of `local_rows` work-items that the kernel indexes by
+// group_row() (cl/sgemm.cl) over dimensions 1 and 2.
+static struct geometry spread_rows(size_t columns, size_t local_columns, size_t row_groups,
+                                   size_t local_rows)
+{
+    size_t first = row_groups < MAX_GROUPS_12 ? row_groups : MAX_GROUPS_12;
+    return (struct geometry){{columns, first * local_rows, ceil_div(row_groups, first)},
+                             {local_columns, local_rows, 1}};
+}
+
+// "nn", "nt", "tn" or "tt": op(A) and op(B) as the kernels see them.
+static const char *orientation(const struct sgemm_call *c)
+{
+    static const char *const names[2][2] = {{"nn", "nt"}, {"tn", "tt"}};
+    return names[c->a_mn_contig][c->b_k_contig];
+}
+
+// One tile set of the tiled kernel as the profile has it (mid = 0: the
+// SGEMM_* set, 1: the SGEMM_MID_* set).
+struct sgemm_tiles {
+    int bm, bn, bk, tm, tn, vwm, vwn, warp_tx, warp_ty, double_buffer, prefetch;
+};
+
+static void tiles_of(const int *t, int mid, struct sgemm_tiles *tiles)
+{
+#define SGEMM_TILES_FROM_(P)                                                                        \
+    (struct sgemm_tiles)                                                                            \
+    {                                                                                               \
+        t[TUNE_##P##BM], t[TUNE_##P##BN], t[TUNE_##P##BK], t[TUNE_##P##TM], t[TUNE_##P##TN],        \
+            t[TUNE_##P##VWM], t[TUNE_##P##VWN], t[TUNE_##P##WARP_TX], t[TUNE_##P##WARP_TY],         \
+            t[TUNE_##P##DOUBLE_BUFFER], t[TUNE_##P##PREFETCH]                                       \
+    }
+    *tiles = mid ? SGEMM_TILES_FROM_(SGEMM_MID_) : SGEMM_TILES_FROM_(SGEMM_);
+#undef SGEMM_TILES_FROM_
+}
+
+// The largest work-group the device takes (synthetic facts may leave it 0).
+static size_t max_group(const tailor_device_info *facts)
+{
+    return facts->max_work_group_size ? facts->max_work_group_size : 1024;
+}
+
+// A tile set of the tiled SGEMM kernel must split evenly: the register tile
+// into local-memory vectors, the group tile into register tiles, each
+// operand's tile into global-load vectors along either dimension (KTHREADS
+// work-items side by side along k), and fit the device's work-group size and
+// local memory.
+static tailor_status check_tiles(const int *t, const tailor_device_info *facts, int mid)
+{
+    struct sgemm_tiles s;
+    tiles_of(t, mid, &s);
+    const char *set = mid ? "SGEMM_MID_" : "SGEMM_";
+    int vec = t[TUNE_SGEMM_LOAD_VEC], kthreads = t[TUNE_SGEMM_KTHREADS];
+    int pad_a = t[TUNE_SGEMM_PAD_A], pad_b = t[TUNE_SGEMM_PAD_B];
+    REQUIRE(s.tm % s.vwm == 0 && s.tn % s.vwn == 0 && s.bm % s.tm == 0 && s.bn % s.tn == 0,
+            TAILOR_ERROR_INVALID_PROFILE,
+            "%sVWM must divide %sTM, %sTM divide %sBM (and the same along N)", set, set, set, set);
+    int tx = s.bn / s.tn, ty = s.bm / s.tm, threads = tx * ty;
+    REQUIRE((size_t)threads <= max_group(facts), TAILOR_ERROR_INVALID_PROFILE,
+            "%s tiles need %d work-items a group; the device takes %zu", set, threads,
+            max_group(facts));
+    REQUIRE(s.bm % vec == 0 && s.bn % vec == 0 && s.bk % (vec * kthreads) == 0,
+            TAILOR_ERROR_INVALID_PROFILE,
+            "%s tiles (%dx%dx%d) do not split into SGEMM_LOAD_VEC=%d loads with SGEMM_KTHREADS=%d",
+            set, s.bm, s.bn, s.bk, vec, kthreads);
+    REQUIRE(pad_a % vec == 0 && pad_a % s.vwm == 0 && pad_b % vec == 0 && pad_b % s.vwn == 0,
+            TAILOR_ERROR_INVALID_PROFILE,
+            "SGEMM_PAD_A and SGEMM_PAD_B must keep rows aligned to SGEMM_LOAD_VEC and %sVWM/VWN",
+            set);
+    REQUIRE((s.warp_tx == 0 && s.warp_ty == 0) ||
+                (s.warp_tx > 0 && s.warp_ty > 0 && tx % s.warp_tx == 0 && ty % s.warp_ty == 0),
+            TAILOR_ERROR_INVALID_PROFILE,
+            "%sWARP_TX x %sWARP_TY must both be 0 or tile the %d x %d work-items", set, set, tx, ty);
+    REQUIRE(!t[TUNE_SGEMM_WARP_INTERLEAVE] || s.warp_tx == 0 || s.warp_ty % 2 == 0,
+            TAILOR_ERROR_INVALID_PROFILE, "SGEMM_WARP_INTERLEAVE needs an even %sWARP_TY", set);
+    size_t local_bytes = sizeof(float) * (size_t)(1 + s.double_buffer) * (size_t)s.bk *
+                         (size_t)(s.bm + pad_a + s.bn + pad_b);
+    REQUIRE(facts->local_mem_bytes == 0 || local_bytes <= facts->local_mem_bytes,
+            TAILOR_ERROR_INVALID_PROFILE,
+            "%s tiles need %zu bytes of local memory; the device has %llu", set, local_bytes,
+            (unsigned long long)facts->local_mem_bytes);
+    return TAILOR_SUCCESS;
+}
+
+static tailor_status check(const struct profile *profile, const tailor_device_info *facts)
+{
+    const int *t = profile->tune;
+    tailor_status status = check_tiles(t, facts, 0);
+    if (status == TAILOR_SUCCESS)
+        status = check_tiles(t, facts, 1);
+    if (status != TAILOR_SUCCESS)
+        return status;
+    size_t small_group = (size_t)t[TUNE_SGEMM_SMALL_WG_X] * (size_t)t[TUNE_SGEMM_SMALL_WG_Y];
+    REQUIRE(small_group <= max_group(facts), TAILOR_ERROR_INVALID_PROFILE,
+            "SGEMM_SMALL_WG_X * SGEMM_SMALL_WG_Y = %zu exceeds the device's %zu work-items",
+            small_group, max_group(facts));
+    REQUIRE((size_t)t[TUNE_SGEMM_CPU_WG] <= max_group(facts), TAILOR_ERROR_INVALID_PROFILE,
+            "SGEMM_CPU_WG=%d exceeds the device's %zu work-items", t[TUNE_SGEMM_CPU_WG],
+            max_group(facts));
+    return TAILOR_SUCCESS;
+}
+
+// One launch of one kernel over a 3-D geometry.
+struct sgemm_plan {
+    struct op_plan op;
+    struct geometry g;
+};
+
+// C = beta * C: k = 0 or alpha = 0 (A and B are not read, as in BLAS).
+static void plan_scale(const struct sgemm_call *c, struct sgemm_plan *p)
+{
+    size_t wg_x = (size_t)tune(c->ctx, TUNE_SGEMM_SMALL_WG_X), wg_y = (size_t)tune(c->ctx, TUNE_SGEMM_SMALL_WG_Y);
+    p->g = spread_rows(round_up(c->n, wg_x), wg_x, ceil_div(c->m, wg_y), wg_y);
+    p->op = (struct op_plan){PROGRAM_SGEMM_SMALL, KERNEL_SGEMM_SCALE, 1, "scale"};
+}
+
+// Few rows or columns, or little work: one work-item per small block of C.
+static void plan_small(const struct sgemm_call *c, struct sgemm_plan *p)
+{
+    size_t rm = (size_t)tune(c->ctx, TUNE_SGEMM_SMALL_RM), rn = (size_t)tune(c->ctx, TUNE_SGEMM_SMALL_RN);
+    size_t wg_x = (size_t)tune(c->ctx, TUNE_SGEMM_SMALL_WG_X), wg_y = (size_t)tune(c->ctx, TUNE_SGEMM_SMALL_WG_Y);
+    p->g = spread_rows(round_up(ceil_div(c->n, rn), wg_x), wg_x, ceil_div(ceil_div(c->m, rm), wg_y), wg_y);
+    p->op = (struct op_plan){PROGRAM_SGEMM_SMALL, KERNEL_SGEMM_SMALL, 1, ""};
+    snprintf(p->op.variant, sizeof p->op.variant, "small/%s", orientation(c));
+}
+
+// The CPU kernels: the broadcast form wherever B or A can supply vectors
+// along the output's rows (nn, tn, and tt as C^T = B A with C's strides
+// swapped), the dot form for nt.
+static int cpu_dot_form(const struct sgemm_call *c)
+{
+    return !c->a_mn_contig && c->b_k_contig;
+}
+
+static int cpu_swapped(const struct sgemm_call *c)
+{
+    return c->a_mn_contig && c->b_k_contig;
+}
+
+static void plan_cpu(const struct sgemm_call *c, struct sgemm_plan *p)
+{
+    size_t group = (size_t)tune(c->ctx, TUNE_SGEMM_CPU_WG), rows = (size_t)tune(c->ctx, TUNE_SGEMM_CPU_RM);
+    int dot = cpu_dot_form(c), swap = cpu_swapped(c);
+    size_t cols = dot ? (size_t)tune(c->ctx, TUNE_SGEMM_CPU_DOT_RN)
+                      : (size_t)tune(c->ctx, TUNE_SGEMM_CPU_VN) * (size_t)tune(c->ctx, TUNE_SGEMM_CPU_NV);
+    cl_uint m = swap ? c->n : c->m, n = swap ? c->m : c->n;
+    size_t blocks_m = ceil_div(m, rows), blocks_n = ceil_div(n, cols);
+    // CPU devices have no limit on a launch's dimensions: plain 2-D.
+    int rows_first = tune(c->ctx, TUNE_SGEMM_CPU_ROWS_FIRST);
+    p->g = (struct geometry){{round_up(rows_first ? blocks_m : blocks_n, group),
+                              rows_first ? blocks_n : blocks_m, 1},
+                             {group, 1, 1}};
+    p->op = (struct op_plan){PROGRAM_SGEMM_CPU, dot ? KERNEL_SGEMM_CPU_DOT : KERNEL_SGEMM_CPU_BROADCAST, 1, ""};
+    snprintf(p->op.variant, sizeof p->op.variant, "cpu-%s-%zux%zu/%s", dot ? "dot" : "blocked", rows,
+             cols, orientation(c));
+}
+
+static int divides(cl_ulong value, int by)
+{
+    return value % (cl_ulong)by == 0;
+}
+
+static void plan_tiled(const struct sgemm_call *c, struct sgemm_plan *p)
+{
+    static const enum kernel_id kernels[2][2][2] = {
+        {{KERNEL_SGEMM_TILED_NN, KERNEL_SGEMM_TILED_NT}, {KERNEL_SGEMM_TILED_TN, KERNEL_SGEMM_TILED_TT}},
+        {{KERNEL_SGEMM_TILED_NN_EDGE, KERNEL_SGEMM_TILED_NT_EDGE},
+         {KERNEL_SGEMM_TILED_TN_EDGE, KERNEL_SGEMM_TILED_TT_EDGE}},
+    };
+    const int *t = c->ctx->profile.tune;
+    struct sgemm_tiles tiles;
+    tiles_of(t, 0, &tiles);
+    // The mid tile set when the big one would give the compute units too few groups.
+    size_t big_groups = ceil_div(c->m, (size_t)tiles.bm) * ceil_div(c->n, (size_t)tiles.bn);
+    int mid = big_groups * 100 < (size_t)t[TUNE_SGEMM_MID_PERCENT] * c->ctx->info.compute_units;
+    if (mid)
+        tiles_of(t, 1, &tiles);
+    // 128-bit loads and stores need every row start aligned to the vector.
+    int load_vec = t[TUNE_SGEMM_LOAD_VEC];
+    int vector = divides(c->a_offset, load_vec) && divides(c->lda, load_vec) &&
+                 divides(c->b_offset, load_vec) && divides(c->ldb, load_vec) &&
+                 divides(c->c_offset, tiles.vwn) && divides(c->ldc, tiles.vwn);
+    int edge = c->m % (cl_uint)tiles.bm || c->n % (cl_uint)tiles.bn || c->k % (cl_uint)tiles.bk;
+    enum program_id program = mid ? (vector ? PROGRAM_SGEMM_TILED_MID : PROGRAM_SGEMM_TILED_MID_SCALAR)
+                                  : (vector ? PROGRAM_SGEMM_TILED : PROGRAM_SGEMM_TILED_SCALAR);
+    // Dimension 0: the tiles of a band of SWIZZLE tile rows; dimension 1: bands.
+    size_t threads = (size_t)(tiles.bm / tiles.tm) * (size_t)(tiles.bn / tiles.tn);
+    size_t swizzle = (size_t)t[TUNE_SGEMM_SWIZZLE];
+    p->g = spread_rows(swizzle * ceil_div(c->n, (size_t)tiles.bn) * threads, threads,
+                       ceil_div(ceil_div(c->m, (size_t)tiles.bm), swizzle), 1);
+    p->op = (struct op_plan){program, kernels[edge][c->a_mn_contig][c->b_k_contig], 1, ""};
+    char loads[16] = "scalar";
+    if (vector)
+        snprintf(loads, sizeof loads, "vec%d", load_vec);
+    snprintf(p->op.variant, sizeof p->op.variant, "tiled-%dx%dx%d/%s%s/%s", tiles.bm, tiles.bn,
+             tiles.bk, loads, edge ? "/edge" : "", orientation(c));
+}
+
+// A product with one row or one column of C is a matrix-vector product: the
+// GEMV kernels stream the matrix once at full bandwidth, where GEMM tiles
+// would leave the device idle. In row-major terms (after the layout swap):
+// m = 1 takes y = B^T a over B's storage, n = 1 takes y = A b over A's.
+static int is_gemv(const struct sgemm_call *c)
+{
+    return c->m == 1 || c->n == 1;
+}
+
+// The same product as a tailor_sgemv call (its buffers aside).
+static tailor_call as_gemv(const struct sgemm_call *c)
+{
+    tailor_call g = {.operation = TAILOR_OP_SGEMV, .layout = TAILOR_ROW_MAJOR, .alpha = c->alpha,
+                     .beta = c->beta, .incy = 1};
+    if (c->m == 1) {
+        g.trans_a = c->b_k_contig ? TAILOR_NO_TRANS : TAILOR_TRANS;
+        g.m = c->b_k_contig ? c->n : c->k;
+        g.n = c->b_k_contig ? c->k : c->n;
+        g.a_offset = c->b_offset;
+        g.lda = c->ldb;
+        g.b_offset = c->a_offset;
+        g.incx = c->a_mn_contig ? (long long)c->lda : 1;
+    } else {
+        g.trans_a = c->a_mn_contig ? TAILOR_TRANS : TAILOR_NO_TRANS;
+        g.m = c->a_mn_contig ? c->k : c->m;
+        g.n = c->a_mn_contig ? c->m : c->k;
+        g.a_offset = c->a_offset;
+        g.lda = c->lda;
+        g.b_offset = c->b_offset;
+        g.incx = c->b_k_contig ? 1 : (long long)c->ldb;
+        g.incy = (long long)c->ldc;
+    }
+    g.c_offset = c->c_offset;
+    return g;
+}
+
+static tailor_status run_as_gemv(const struct sgemm_call *c)
+{
+    tailor_call g = as_gemv(c);
+    int m_is_one = c->m == 1;
+    tailor_status status = tailor_sgemv(c->ctx, c->queue, TAILOR_ROW_MAJOR, g.trans_a, g.m, g.n,
+                                        g.alpha, m_is_one ? c->b : c->a, g.a_offset, g.lda,
+                                        m_is_one ? c->a : c->b, g.b_offset, g.incx, g.beta, c->c,
+                                        g.c_offset, g.incy, c->wait_count, c->wait_list, c->event);
+    if (status == TAILOR_SUCCESS) {
+        char name[128];
+        snprintf(name, sizeof name, "gemv:%s", tailor_last_variant());
+        variant_set(name);
+    }
+    return status;
+}
+
+static void plan_call(const struct sgemm_call *c, struct sgemm_plan *p)
+{
+    if (c->scale_only)
+        plan_scale(c, p);
+    else if (tune(c->ctx, TUNE_SGEMM_CPU_KERNELS))
+        plan_cpu(c, p);
+    else if (c->m <= (cl_uint)tune(c->ctx, TUNE_SGEMM_SMALL_DIM) ||
+             c->n <= (cl_uint)tune(c->ctx, TUNE_SGEMM_SMALL_DIM) ||
+             (double)c->m * (double)c->n * (double)c->k <=
+                 (double)tune(c->ctx, TUNE_SGEMM_SMALL_CUBE) * tune(c->ctx, TUNE_SGEMM_SMALL_CUBE) *
+                     tune(c->ctx, TUNE_SGEMM_SMALL_CUBE))
+        plan_small(c, p);
+    else
+        plan_tiled(c, p);
+}
+
+// The arguments of the planned kernel, in its parameters' order.
+static void fill_args(const struct sgemm_call *c, const struct sgemm_plan *p, struct kernel_args *a)
+{
+    if (p->op.kernel == KERNEL_SGEMM_SCALE) {
+        args_u32(a, c->m);
+        args_u32(a, c->n);
+        args_f32(a, c->beta);
+        args_mem(a, c->c);
+        args_u64(a, c->c_offset);
+        args_u64(a, c->ldc);
+        return;
+    }
+    // The broadcast form computes C^T = B A for tt: m and n swap.
+    int swap = p->op.kernel == KERNEL_SGEMM_CPU_BROADCAST && cpu_swapped(c);
+    args_u32(a, swap ? c->n : c->m);
+    args_u32(a, swap ? c->m : c->n);
+    args_u32(a, c->k);
+    args_f32(a, c->alpha);
+    args_f32(a, c->beta);
+    if (p->op.kernel == KERNEL_SGEMM_SMALL) {
+        // Element strides: A's rows and k, B's k and columns.
+        args_mem(a, c->a);
+        args_u64(a, c->a_offset);
+        args_u64(a, c->a_mn_contig ? 1 : c->lda);
+        args_u64(a, c->a_mn_contig ? c->lda : 1);
+        args_mem(a, c->b);
+        args_u64(a, c->b_offset);
+        args_u64(a, c->b_k_contig ? 1 : c->ldb);
+        args_u64(a, c->b_k_contig ? c->ldb : 1);
+    } else if (p->op.kernel == KERNEL_SGEMM_CPU_BROADCAST) {
+        // The broadcast operand x gives the output's rows, the vector
+        // operand y its columns; both with element strides, as is C.
+        args_mem(a, swap ? c->b : c->a);
+        args_u64(a, swap ? c->b_offset : c->a_offset);
+        args_u64(a, swap ? c->ldb : c->a_mn_contig ? 1 : c->lda);
+        args_u64(a, swap ? 1 : c->a_mn_contig ? c->lda : 1);
+        args_mem(a, swap ? c->a : c->b);
+        args_u64(a, swap ? c->a_offset : c->b_offset);
+        args_u64(a, swap ? c->lda : c->ldb);
+        args_mem(a, c->c);
+        args_u64(a, c->c_offset);
+        args_u64(a, swap ? 1 : c->ldc);
+        args_u64(a, swap ? c->ldc : 1);
+        return;
+    } else {
+        args_mem(a, c->a);
+        args_u64(a, c->a_offset);
+        args_u64(a, c->lda);
+        args_mem(a, c->b);
+        args_u64(a, c->b_offset);
+        args_u64(a, c->ldb);
+    }
+    args_mem(a, c->c);
+    args_u64(a, c->c_offset);
+    args_u64(a, c->ldc);
+}
+
+static tailor_status launch(const struct sgemm_call *c, const struct sgemm_plan *p)
+{
+    struct kernel_lease kernel;
+    tailor_status status = kernel_acquire(c->ctx, p->op.program, p->op.kernel, &kernel);
+    if (status != TAILOR_SUCCESS)
+        return status;
+    struct kernel_args args = {0};
+    fill_args(c, p, &args);
+    status = kernel_set_args(&kernel, &args);
+    if (status == TAILOR_SUCCESS)
+        status = kernel_enqueue(&kernel, c->queue, 3, p->g.global, p->g.local, c->wait_count,
+                                c->wait_list, c->event);
+    kernel_release(&kernel);
+    return status;
+}
+
+// A stored operand: `lines` lines of `length` elements, ld apart.
+struct stored {
+    size_t lines, length;
+};
+
+static size_t extent_of(struct stored s, size_t ld)
+{
+    return s.lines && s.length ? (s.lines - 1) * ld + s.length : 0;
+}
+
+// The checks of tailor_sgemm that need no buffer (after the queue's), and
+// the call in row-major terms. Column-major C = op(A) op(B) is row-major
+// C^T = op(B)^T op(A)^T: the operands swap, m and n swap, each keeps its
+// transpose flag.
+static tailor_status check_enums(tailor_layout layout, tailor_trans trans_a, tailor_trans trans_b)
+{
+    REQUIRE(layout == TAILOR_ROW_MAJOR || layout == TAILOR_COLUMN_MAJOR, TAILOR_ERROR_UNKNOWN_LAYOUT,
+            "%d is not a tailor_layout", (int)layout);
+    REQUIRE(trans_a == TAILOR_NO_TRANS || trans_a == TAILOR_TRANS, TAILOR_ERROR_UNKNOWN_TRANSPOSE,
+            "trans_a %d is not a tailor_trans", (int)trans_a);
+    REQUIRE(trans_b == TAILOR_NO_TRANS || trans_b == TAILOR_TRANS, TAILOR_ERROR_UNKNOWN_TRANSPOSE,
+            "trans_b %d is not a tailor_trans", (int)trans_b);
+    return TAILOR_SUCCESS;
+}
+
+// How each matrix lies in memory: op(A) is m x k, op(B) k x n, C m x n,
+// each stored by rows in row-major layout and by columns in column-major.
+struct storage {
+    struct stored a, b, c;
+};
+
+static struct storage storage_of(tailor_layout layout, tailor_trans trans_a, tailor_trans trans_b,
+                                 size_t m, size_t n, size_t k)
+{
+    int row_major = layout == TAILOR_ROW_MAJOR;
+    int a_as_is = (trans_a == TAILOR_NO_TRANS) == row_major;
+    int b_as_is = (trans_b == TAILOR_NO_TRANS) == row_major;
+    return (struct storage){{a_as_is ? m : k, a_as_is ? k : m},
+                            {b_as_is ? k : n, b_as_is ? n : k},
+                            {row_major ? m : n, row_major ? n : m}};
+}
+
+// Leading dimensions as BLAS checks them, before any quick return; then the
+// sizes the kernels index with 32-bit integers.
+static tailor_status check_shape(const struct storage *s, size_t m, size_t n, size_t k, size_t lda,
+                                 size_t ldb, size_t ldc)
+{
+    REQUIRE(lda >= s->a.length && lda >= 1, TAILOR_ERROR_INVALID_LEADING_DIMENSION,
+            "lda is %zu, less than the %zu elements of a stored line of a", lda, s->a.length);
+    REQUIRE(ldb >= s->b.length && ldb >= 1, TAILOR_ERROR_INVALID_LEADING_DIMENSION,
+            "ldb is %zu, less than the %zu elements of a stored line of b", ldb, s->b.length);
+    REQUIRE(ldc >= s->c.length && ldc >= 1, TAILOR_ERROR_INVALID_LEADING_DIMENSION,
+            "ldc is %zu, less than the %zu elements of a stored line of c", ldc, s->c.length);
+    REQUIRE(m == 0 || n == 0 ||
+                (m <= SGEMM_MAX_DIMENSION && n <= SGEMM_MAX_DIMENSION && k <= SGEMM_MAX_DIMENSION),
+            TAILOR_ERROR_UNSUPPORTED, "m, n and k must be at most 2^31 - 1 (got %zu, %zu, %zu)", m,
+            n, k);
+    return TAILOR_SUCCESS;
+}
+
+static struct sgemm_call row_major_call(tailor_context *ctx, tailor_layout layout,
+                                        tailor_trans trans_a, tailor_trans trans_b, size_t m,
+                                        size_t n, size_t k, float alpha, size_t a_offset, size_t lda,
+                                        size_t b_offset, size_t ldb, float beta, size_t c_offset,
+                                        size_t ldc)
+{
+    int row_major = layout == TAILOR_ROW_MAJOR;
+    return (struct sgemm_call){
+        .ctx = ctx,
+        .m = (cl_uint)(row_major ? m : n),
+        .n = (cl_uint)(row_major ? n : m),
+        .k = (cl_uint)k,
+        .alpha = alpha,
+        .beta = beta,
+        .a_mn_contig = (row_major ? trans_a : trans_b) == TAILOR_TRANS,
+        .b_k_contig = (row_major ? trans_b : trans_a) == TAILOR_TRANS,
+        .a_offset = row_major ? a_offset : b_offset,
+        .lda = row_major ? lda : ldb,
+        .b_offset = row_major ? b_offset : a_offset,
+        .ldb = row_major ? ldb : lda,
+        .c_offset = c_offset,
+        .ldc = ldc,
+        .scale_only = k == 0 || alpha == 0.0f,
+    };
+}
+
+static tailor_status explain(tailor_context *ctx, const tailor_call *call, struct op_plan *plan)
+{
+    tailor_status status = check_enums(call->layout, call->trans_a, call->trans_b);
+    if (status != TAILOR_SUCCESS)
+        return status;
+    size_t m = call->m, n = call->n, k = call->k;
+    struct storage s = storage_of(call->layout, call->trans_a, call->trans_b, m, n, k);
+    // Zero leading dimensions: packed.
+    size_t lda = call->lda ? call->lda : s.a.length + !s.a.length;
+    size_t ldb = call->ldb ? call->ldb : s.b.length + !s.b.length;
+    size_t ldc = call->ldc ? call->ldc : s.c.length + !s.c.length;
+    status = check_shape(&s, m, n, k, lda, ldb, ldc);
+    if (status == TAILOR_SUCCESS)
+        status = operation_ready(ctx, OP_SGEMM);
+    if (status != TAILOR_SUCCESS || m == 0 || n == 0)
+        return status;
+    struct sgemm_call c = row_major_call(ctx, call->layout, call->trans_a, call->trans_b, m, n, k,
+                                         call->alpha, call->a_offset, lda, call->b_offset, ldb,
+                                         call->beta, call->c_offset, ldc);
+    if (c.scale_only && c.beta == 1.0f)
+        return TAILOR_SUCCESS;
+    if (!c.scale_only && is_gemv(&c)) {
+        tailor_call g = as_gemv(&c);
+        status = operation_table[OP_GEMV]->explain(ctx, &g, plan);
+        char variant[sizeof plan->variant];
+        snprintf(variant, sizeof variant, "gemv:%.*s", (int)sizeof variant - 6, plan->variant);
+        snprintf(plan->variant, sizeof plan->variant, "%s", variant);
+        return status;
+    }
+    struct sgemm_plan p;
+    plan_call(&c, &p);
+    *plan = p.op;
+    return TAILOR_SUCCESS;
+}
+
+const struct operation sgemm_operation = {check, NULL, explain, NULL};
+
+static tailor_status check_overlap(cl_mem input, const char *name, size_t offset, size_t extent,
+                                   cl_mem c, size_t c_offset, size_t c_extent)
+{
+    REQUIRE(input != c || !ranges_overlap(offset * sizeof(float), extent * sizeof(float),
+                                          c_offset * sizeof(float), c_extent * sizeof(float)),
+            TAILOR_ERROR_BUFFERS_OVERLAP, "c overlaps %s in the same buffer", name);
+    return TAILOR_SUCCESS;
+}
+
+tailor_status tailor_sgemm(tailor_context *ctx, cl_command_queue queue, tailor_layout layout,
+                           tailor_trans trans_a, tailor_trans trans_b, size_t m, size_t n,
+                           size_t k, float alpha, cl_mem a, size_t a_offset, size_t lda, cl_mem b,
+                           size_t b_offset, size_t ldb, float beta, cl_mem c, size_t c_offset,
+                           size_t ldc, cl_uint num_events_in_wait_list,
+                           const cl_event *event_wait_list, cl_event *event)
+{
+    operation_begin();
+    REQUIRE(ctx, TAILOR_ERROR_NULL_HANDLE, "the tailor handle is NULL");
+    tailor_status status = check_enums(layout, trans_a, trans_b);
+    if (status == TAILOR_SUCCESS)
+        status = check_enqueue(ctx, queue, num_events_in_wait_list, event_wait_list);
+    struct storage s = storage_of(layout, trans_a, trans_b, m, n, k);
+    if (status == TAILOR_SUCCESS)
+        status = check_shape(&s, m, n, k, lda, ldb, ldc);
+    if (status == TAILOR_SUCCESS)
+        status = operation_ready(ctx, OP_SGEMM);
+    if (status != TAILOR_SUCCESS)
+        return status;
+    if (m == 0 || n == 0)
+        return enqueue_nothing(queue, num_events_in_wait_list, event_wait_list, event);
+
+    // k = 0 or alpha = 0: C = beta * C, A and B not read (BLAS semantics).
+    int product = k > 0 && alpha != 0.0f;
+    status = check_matrix(ctx, c, "c", c_offset, s.c.lines, s.c.length, ldc, sizeof(float),
+                          beta == 0.0f ? BUFFER_WRITE : BUFFER_READ | BUFFER_WRITE);
+    if (status == TAILOR_SUCCESS && product)
+        status = check_matrix(ctx, a, "a", a_offset, s.a.lines, s.a.length, lda, sizeof(float),
+                              BUFFER_READ);
+    if (status == TAILOR_SUCCESS && product)
+        status = check_matrix(ctx, b, "b", b_offset, s.b.lines, s.b.length, ldb, sizeof(float),
+                              BUFFER_READ);
+    size_t c_extent = extent_of(s.c, ldc);
+    if (status == TAILOR_SUCCESS && product)
+        status = check_overlap(a, "a", a_offset, extent_of(s.a, lda), c, c_offset, c_extent);
+    if (status == TAILOR_SUCCESS && product)
+        status = check_overlap(b, "b", b_offset, extent_of(s.b, ldb), c, c_offset, c_extent);
+    if (status != TAILOR_SUCCESS)
+        return status;
+    if (!product && beta == 1.0f)
+        return enqueue_nothing(queue, num_events_in_wait_list, event_wait_list, event);
+
+    int row_major = layout == TAILOR_ROW_MAJOR;
+    struct sgemm_call call = row_major_call(ctx, layout, trans_a, trans_b, m, n, k, alpha, a_offset,
+                                            lda, b_offset, ldb, beta, c_offset, ldc);
+    call.queue = queue;
+    call.a = row_major ? a : b;
+    call.b = row_major ? b : a;
+    call.c = c;
+    call.wait_count = num_events_in_wait_list;
+    call.wait_list = event_wait_list;
+    call.event = event;
+    if (!call.scale_only && is_gemv(&call))
+        return run_as_gemv(&call);
+    struct sgemm_plan plan;
+    plan_call(&call, &plan);
+    status = launch(&call, &plan);
+    if (status == TAILOR_SUCCESS)
+        variant_set(plan.op.variant);
+    return status;
+}

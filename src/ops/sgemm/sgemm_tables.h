@@ -1,0 +1,84 @@
+// What SGEMM declares to the runtime: its programs (cl/sgemm.cl built as the
+// tiled kernels with each tile set and load width, the small/skinny kernels,
+// the CPU kernels) and its tuning parameters, in the row formats of
+// src/ops/reduce/reduce_tables.h. cl/sgemm.cl says what each parameter does.
+#ifndef TAILOR_SGEMM_TABLES_H
+#define TAILOR_SGEMM_TABLES_H
+
+#define SGEMM_PROGRAMS(X)                                                                           \
+    X(SGEMM_TILED, "sgemm_tiled", OP_SGEMM, sgemm, 0,                                               \
+      "-DSGEMM_KERNELS=SGEMM_KERNELS_TILED -DSGEMM_TILES=SGEMM_TILES_BIG -DSGEMM_VECTOR_LOADS=1")   \
+    X(SGEMM_TILED_SCALAR, "sgemm_tiled_scalar", OP_SGEMM, sgemm, 0,                                 \
+      "-DSGEMM_KERNELS=SGEMM_KERNELS_TILED -DSGEMM_TILES=SGEMM_TILES_BIG -DSGEMM_VECTOR_LOADS=0")   \
+    X(SGEMM_TILED_MID, "sgemm_tiled_mid", OP_SGEMM, sgemm, 0,                                       \
+      "-DSGEMM_KERNELS=SGEMM_KERNELS_TILED -DSGEMM_TILES=SGEMM_TILES_MID -DSGEMM_VECTOR_LOADS=1")   \
+    X(SGEMM_TILED_MID_SCALAR, "sgemm_tiled_mid_scalar", OP_SGEMM, sgemm, 0,                         \
+      "-DSGEMM_KERNELS=SGEMM_KERNELS_TILED -DSGEMM_TILES=SGEMM_TILES_MID -DSGEMM_VECTOR_LOADS=0")   \
+    X(SGEMM_SMALL, "sgemm_small", OP_SGEMM, sgemm, 0, "-DSGEMM_KERNELS=SGEMM_KERNELS_SMALL")        \
+    X(SGEMM_CPU, "sgemm_cpu", OP_SGEMM, sgemm, 0, "-DSGEMM_KERNELS=SGEMM_KERNELS_CPU")
+
+#define SGEMM_BIG_SET (PROGRAM_BIT(SGEMM_TILED) | PROGRAM_BIT(SGEMM_TILED_SCALAR))
+#define SGEMM_MID_SET (PROGRAM_BIT(SGEMM_TILED_MID) | PROGRAM_BIT(SGEMM_TILED_MID_SCALAR))
+#define SGEMM_VECTOR_SET (PROGRAM_BIT(SGEMM_TILED) | PROGRAM_BIT(SGEMM_TILED_MID))
+#define SGEMM_TILED_SET (SGEMM_BIG_SET | SGEMM_MID_SET)
+#define SGEMM_SMALL_SET PROGRAM_BIT(SGEMM_SMALL)
+#define SGEMM_CPU_SET PROGRAM_BIT(SGEMM_CPU)
+
+// One tile set of the tiled kernel (P: SGEMM_ or SGEMM_MID_, read by the
+// programs of SET) with its built-in defaults.
+#define SGEMM_TILE_SET_PARAMETERS(X, P, SET, bm, bn, bk, tm, tn, vwm, vwn)                         \
+    X(P##BM, OP_SGEMM, DEFINE, SET, bm, 1, 256, POW2, "rows of C a work-group computes")            \
+    X(P##BN, OP_SGEMM, DEFINE, SET, bn, 1, 256, POW2, "columns of C a work-group computes")         \
+    X(P##BK, OP_SGEMM, DEFINE, SET, bk, 1, 64, POW2, "steps of k staged in local memory at once")   \
+    X(P##TM, OP_SGEMM, DEFINE, SET, tm, 1, 16, POW2, "rows of each work-item's register tile")      \
+    X(P##TN, OP_SGEMM, DEFINE, SET, tn, 1, 16, POW2, "columns of each work-item's register tile")   \
+    X(P##VWM, OP_SGEMM, DEFINE, SET, vwm, 1, 8, POW2, "floats per local-memory read of A")          \
+    X(P##VWN, OP_SGEMM, DEFINE, SET, vwn, 1, 8, POW2, "floats per local-memory read of B and store of C") \
+    X(P##WARP_TX, OP_SGEMM, DEFINE, SET, 0, 0, 64, 0,                                               \
+      "a warp's lanes as WARP_TX x WARP_TY work-items (0: rows of the group)")                      \
+    X(P##WARP_TY, OP_SGEMM, DEFINE, SET, 0, 0, 64, 0, "see WARP_TX")                                \
+    X(P##DOUBLE_BUFFER, OP_SGEMM, DEFINE, SET, 0, 0, 1, 0, "two local tiles, one barrier a step")   \
+    X(P##PREFETCH, OP_SGEMM, DEFINE, SET, 0, 0, 1, 0,                                               \
+      "the next tile's global loads issued before this tile's FMAs")
+
+#define SGEMM_PARAMETERS(X)                                                                         \
+    SGEMM_TILE_SET_PARAMETERS(X, SGEMM_, SGEMM_BIG_SET, 64, 64, 16, 4, 4, 4, 4)                     \
+    SGEMM_TILE_SET_PARAMETERS(X, SGEMM_MID_, SGEMM_MID_SET, 32, 32, 16, 2, 2, 2, 2)                 \
+    X(SGEMM_LOAD_VEC, OP_SGEMM, DEFINE, SGEMM_VECTOR_SET, 4, 1, 8, POW2,                            \
+      "floats per global load of the vector-load programs")                                         \
+    X(SGEMM_WARP_INTERLEAVE, OP_SGEMM, DEFINE, SGEMM_TILED_SET, 0, 0, 1, 0,                         \
+      "lane bit 0 picks the row of a warp's patch (CUTLASS's interleaved SIMT layout)")            \
+    X(SGEMM_KTHREADS, OP_SGEMM, DEFINE, SGEMM_TILED_SET, 1, 1, 16, POW2,                            \
+      "work-items side by side along k when loading K-contiguous tiles")                            \
+    X(SGEMM_PAD_A, OP_SGEMM, DEFINE, SGEMM_TILED_SET, 0, 0, 32, 0, "padding of the local A tile's rows") \
+    X(SGEMM_PAD_B, OP_SGEMM, DEFINE, SGEMM_TILED_SET, 0, 0, 32, 0, "padding of the local B tile's rows") \
+    X(SGEMM_SWIZZLE, OP_SGEMM, DEFINE, SGEMM_TILED_SET, 1, 1, 64, POW2,                             \
+      "tile rows of a band walked column by column (L2 reuse)")                                     \
+    X(SGEMM_MID_PERCENT, OP_SGEMM, HOST, 0, 100, 0, 100000, 0,                                      \
+      "mid tiles when the big ones give fewer groups than this percentage of the compute units")   \
+    X(SGEMM_SMALL_DIM, OP_SGEMM, HOST, 0, 8, 0, 1 << 30, 0,                                         \
+      "m or n up to this takes the small kernel")                                                   \
+    X(SGEMM_SMALL_CUBE, OP_SGEMM, HOST, 0, 64, 0, 1 << 20, 0,                                       \
+      "products of at most this cubed multiply-adds take the small kernel")                         \
+    X(SGEMM_SMALL_RM, OP_SGEMM, DEFINE, SGEMM_SMALL_SET, 2, 1, 8, 0,                                \
+      "small kernel: rows of C per work-item")                                                      \
+    X(SGEMM_SMALL_RN, OP_SGEMM, DEFINE, SGEMM_SMALL_SET, 2, 1, 8, 0,                                \
+      "small kernel: columns of C per work-item")                                                   \
+    X(SGEMM_SMALL_WG_X, OP_SGEMM, DEFINE, SGEMM_SMALL_SET, 16, 1, 1024, 0,                          \
+      "small and scale kernels: work-items of a group along n")                                     \
+    X(SGEMM_SMALL_WG_Y, OP_SGEMM, DEFINE, SGEMM_SMALL_SET, 8, 1, 1024, 0,                           \
+      "small and scale kernels: work-items of a group along m")                                     \
+    X(SGEMM_CPU_KERNELS, OP_SGEMM, HOST, 0, 0, 0, 1, 0,                                             \
+      "1: the CPU kernels (register blocks along the SIMD width, no local memory)")                \
+    X(SGEMM_CPU_RM, OP_SGEMM, DEFINE, SGEMM_CPU_SET, 8, 1, 16, 0, "CPU kernels: rows of C per work-item") \
+    X(SGEMM_CPU_VN, OP_SGEMM, DEFINE, SGEMM_CPU_SET, 16, 2, 16, POW2,                               \
+      "CPU kernels: floats per vector of C's rows")                                                 \
+    X(SGEMM_CPU_NV, OP_SGEMM, DEFINE, SGEMM_CPU_SET, 2, 1, 8, 0,                                    \
+      "CPU broadcast kernel: vectors of C per row of a work-item's block")                          \
+    X(SGEMM_CPU_DOT_RN, OP_SGEMM, DEFINE, SGEMM_CPU_SET, 4, 1, 16, 0,                               \
+      "CPU dot kernel: columns of C per work-item")                                                 \
+    X(SGEMM_CPU_WG, OP_SGEMM, DEFINE, SGEMM_CPU_SET, 1, 1, 64, 0, "CPU kernels: work-items a group") \
+    X(SGEMM_CPU_ROWS_FIRST, OP_SGEMM, DEFINE, SGEMM_CPU_SET, 0, 0, 1, 0,                            \
+      "CPU kernels: consecutive work-items walk down the rows (else along the columns)")
+
+#endif

@@ -1,0 +1,391 @@
+// tailor_transpose, tailor_somatcopy and tailor_domatcopy: argument
+// checks, the choice of method (the profile's, per element size) and path
+// (aligned, edge, unaligned: from the shape, offsets and leading dimensions
+// of this call), and the launch.
+#include "transpose.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "checks.h"
+#include "context.h"
+#include "error.h"
+#include "program.h"
+#include "symbols.h"
+
+_Static_assert(TUNE_TRANSPOSE_METHOD_2 == TUNE_TRANSPOSE_METHOD_1 + 1 &&
+                   TUNE_TRANSPOSE_METHOD_4 == TUNE_TRANSPOSE_METHOD_1 + 2 &&
+                   TUNE_TRANSPOSE_METHOD_8 == TUNE_TRANSPOSE_METHOD_1 + 3 &&
+                   TUNE_TRANSPOSE_METHOD_16 == TUNE_TRANSPOSE_METHOD_1 + 4,
+               "the per-size methods are indexed by log2 of the element size");
+
+// By method, then element type: log2 of the element size, then scaled f32 and f64.
+static const enum program_id method_programs[3][7] = {
+    [TRANSPOSE_LOCAL] = {PROGRAM_TRANSPOSE_LOCAL_1, PROGRAM_TRANSPOSE_LOCAL_2,
+                         PROGRAM_TRANSPOSE_LOCAL_4, PROGRAM_TRANSPOSE_LOCAL_8,
+                         PROGRAM_TRANSPOSE_LOCAL_16, PROGRAM_TRANSPOSE_LOCAL_SCALED_F32,
+                         PROGRAM_TRANSPOSE_LOCAL_SCALED_F64},
+    [TRANSPOSE_REGISTERS] = {PROGRAM_TRANSPOSE_REGISTERS_1, PROGRAM_TRANSPOSE_REGISTERS_2,
+                             PROGRAM_TRANSPOSE_REGISTERS_4, PROGRAM_TRANSPOSE_REGISTERS_8,
+                             PROGRAM_TRANSPOSE_REGISTERS_16, PROGRAM_TRANSPOSE_REGISTERS_SCALED_F32,
+                             PROGRAM_TRANSPOSE_REGISTERS_SCALED_F64},
+    [TRANSPOSE_CPU] = {PROGRAM_TRANSPOSE_CPU_1, PROGRAM_TRANSPOSE_CPU_2, PROGRAM_TRANSPOSE_CPU_4,
+                       PROGRAM_TRANSPOSE_CPU_8, PROGRAM_TRANSPOSE_CPU_16,
+                       PROGRAM_TRANSPOSE_CPU_SCALED_F32, PROGRAM_TRANSPOSE_CPU_SCALED_F64},
+};
+
+enum scaling { SCALING_NONE, SCALING_F32, SCALING_F64 };
+
+struct transpose_call {
+    tailor_context *ctx;
+    cl_command_queue queue;
+    size_t element_bytes;
+    int size_log2;
+    enum scaling scaling;
+    cl_float alpha_f32;
+    cl_double alpha_f64;
+    cl_ulong rows, cols;
+    cl_mem a;
+    cl_ulong a_offset, lda;
+    cl_mem b;
+    cl_ulong b_offset, ldb;
+    cl_uint wait_count;
+    const cl_event *wait_list;
+    cl_event *event;
+};
+
+static int size_log2_of(size_t element_bytes)
+{
+    for (int e = 0; e < 5; ++e)
+        if (element_bytes == (size_t)1 << e)
+            return e;
+    return -1;
+}
+
+// The memory object a buffer lives in (its parent for a sub-buffer) and
+// where in it the buffer starts.
+static tailor_status buffer_origin(cl_mem buffer, const char *name, cl_mem *root, size_t *origin)
+{
+    cl_mem parent = NULL;
+    *root = buffer;
+    *origin = 0;
+    REQUIRE(clGetMemObjectInfo(buffer, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL) ==
+                CL_SUCCESS,
+            TAILOR_ERROR_INVALID_BUFFER, "buffer %s is not a valid memory object", name);
+    if (!parent)
+        return TAILOR_SUCCESS;
+    REQUIRE(clGetMemObjectInfo(buffer, CL_MEM_OFFSET, sizeof *origin, origin, NULL) == CL_SUCCESS,
+            TAILOR_ERROR_INVALID_BUFFER, "buffer %s is not a valid memory object", name);
+    *root = parent;
+    return TAILOR_SUCCESS;
+}
+
+// A and B may share memory (one buffer, or sub-buffers of one) only where
+// their byte ranges, from the first element to the last, are disjoint.
+// check_matrix has made sure none of these sums overflows.
+static tailor_status check_overlap(const struct transpose_call *c)
+{
+    cl_mem a_root = c->a, b_root = c->b;
+    size_t a_origin = 0, b_origin = 0;
+    if (c->a != c->b) {
+        tailor_status status = buffer_origin(c->a, "a", &a_root, &a_origin);
+        if (status == TAILOR_SUCCESS)
+            status = buffer_origin(c->b, "b", &b_root, &b_origin);
+        if (status != TAILOR_SUCCESS || a_root != b_root)
+            return status;
+    }
+    size_t e = c->element_bytes;
+    size_t a_bytes = (size_t)((c->rows - 1) * c->lda + c->cols) * e;
+    size_t b_bytes = (size_t)((c->cols - 1) * c->ldb + c->rows) * e;
+    size_t a_start = a_origin + (size_t)c->a_offset * e, b_start = b_origin + (size_t)c->b_offset * e;
+    REQUIRE(!ranges_overlap(a_start, a_bytes, b_start, b_bytes), TAILOR_ERROR_BUFFERS_OVERLAP,
+            "a (bytes %zu to %zu) and b (bytes %zu to %zu) overlap in one buffer", a_start,
+            a_start + a_bytes, b_start, b_start + b_bytes);
+    return TAILOR_SUCCESS;
+}
+
+static const char *const method_names[] = {
+    [TRANSPOSE_LOCAL] = "local-tile",
+    [TRANSPOSE_REGISTERS] = "registers",
+    [TRANSPOSE_CPU] = "cpu-blocked",
+};
+
+// The local tile of `element_bytes` elements fits the group and local memory
+// and divides into steps of whole rows of work-items.
+static tailor_status check_local_tile(const int *t, const tailor_device_info *facts,
+                                      size_t element_bytes)
+{
+    size_t tile = (size_t)t[TUNE_TRANSPOSE_WG_X] *
+                  transpose_vector(t[TUNE_TRANSPOSE_VECTOR_BYTES], element_bytes);
+    int steps = t[TUNE_TRANSPOSE_LOCAL_STEPS];
+    REQUIRE((size_t)steps <= tile, TAILOR_ERROR_INVALID_PROFILE,
+            "TRANSPOSE_LOCAL_STEPS=%d exceeds the %zu-element local tile of %zu-byte elements", steps,
+            tile, element_bytes);
+    size_t group = (size_t)t[TUNE_TRANSPOSE_WG_X] * transpose_local_group_rows(steps, tile);
+    REQUIRE(group <= facts->max_work_group_size, TAILOR_ERROR_INVALID_PROFILE,
+            "the local-tile group of %zu-byte elements has %zu work-items; the device takes %zu",
+            element_bytes, group, facts->max_work_group_size);
+    size_t local = tile * (tile + (size_t)t[TUNE_TRANSPOSE_LOCAL_PAD]) * element_bytes;
+    REQUIRE(facts->local_mem_bytes == 0 || local <= facts->local_mem_bytes,
+            TAILOR_ERROR_INVALID_PROFILE,
+            "the local tile of %zu-byte elements needs %zu bytes; the device has %llu", element_bytes,
+            local, (unsigned long long)facts->local_mem_bytes);
+    return TAILOR_SUCCESS;
+}
+
+// Every element size's method has a group the device takes and, for local
+// tiles, a tile that fits.
+static tailor_status check(const struct profile *profile, const tailor_device_info *facts)
+{
+    const int *t = profile->tune;
+    size_t group = (size_t)t[TUNE_TRANSPOSE_WG_X] * (size_t)t[TUNE_TRANSPOSE_WG_Y];
+    for (int e = 0; e < 5; ++e) {
+        int method = t[TUNE_TRANSPOSE_METHOD_1 + e];
+        REQUIRE(method == TRANSPOSE_LOCAL || group <= facts->max_work_group_size,
+                TAILOR_ERROR_INVALID_PROFILE,
+                "TRANSPOSE_WG_X * TRANSPOSE_WG_Y = %zu exceeds the device's %zu", group,
+                facts->max_work_group_size);
+        tailor_status status = method == TRANSPOSE_LOCAL ? check_local_tile(t, facts, (size_t)1 << e)
+                                                         : TAILOR_SUCCESS;
+        if (status != TAILOR_SUCCESS)
+            return status;
+    }
+    return TAILOR_SUCCESS;
+}
+
+// One launch: the program and kernel for the method and path, 1-D groups of
+// `group` work-items, each group one tile of tile_rows x tile_cols elements of A.
+struct launch_plan {
+    struct op_plan op;
+    int method;
+    size_t vec, tile_rows, tile_cols, tiles_x, tiles, group;
+};
+
+static tailor_status plan_launch(const struct transpose_call *c, struct launch_plan *p)
+{
+    const int *t = c->ctx->profile.tune;
+    size_t wg_x = (size_t)t[TUNE_TRANSPOSE_WG_X], wg_y = (size_t)t[TUNE_TRANSPOSE_WG_Y];
+    p->method = t[TUNE_TRANSPOSE_METHOD_1 + c->size_log2];
+    int type = c->scaling == SCALING_F32 ? 5 : c->scaling == SCALING_F64 ? 6 : c->size_log2;
+    p->op.program = method_programs[p->method][type];
+    p->op.launches = 1;
+    p->vec = transpose_vector(t[TUNE_TRANSPOSE_VECTOR_BYTES], c->element_bytes);
+    p->group = wg_x * wg_y;
+    if (p->method == TRANSPOSE_LOCAL) {
+        p->tile_cols = p->tile_rows = wg_x * p->vec;
+        p->group = wg_x * transpose_local_group_rows(t[TUNE_TRANSPOSE_LOCAL_STEPS], p->tile_cols);
+    } else if (p->method == TRANSPOSE_REGISTERS) {
+        p->tile_cols = wg_x * p->vec;
+        p->tile_rows = wg_y * p->vec * transpose_register_tiles(t[TUNE_TRANSPOSE_LOADS], p->vec);
+    } else {
+        p->tile_cols = wg_x * (size_t)t[TUNE_TRANSPOSE_CPU_BLOCK];
+        p->tile_rows = wg_y * (size_t)t[TUNE_TRANSPOSE_CPU_BLOCK];
+    }
+    cl_ulong tiles_x = (c->cols - 1) / p->tile_cols + 1, tiles_y = (c->rows - 1) / p->tile_rows + 1;
+    REQUIRE(tiles_y <= UINT32_MAX / tiles_x, TAILOR_ERROR_UNSUPPORTED,
+            "a %llu x %llu matrix needs more than 2^32 work-groups of this profile",
+            (unsigned long long)c->rows, (unsigned long long)c->cols);
+    p->tiles_x = (size_t)tiles_x;
+    p->tiles = (size_t)(tiles_x * tiles_y);
+    // Vector pointers need VEC-element alignment of every row of A and B;
+    // buffers start at CL_DEVICE_MEM_BASE_ADDR_ALIGN.
+    cl_ulong vec = p->vec;
+    int vectors = c->a_offset % vec == 0 && c->lda % vec == 0 && c->b_offset % vec == 0 &&
+                  c->ldb % vec == 0 &&
+                  vec * c->element_bytes * 8 <= c->ctx->info.mem_base_addr_align_bits;
+    int whole_tiles = c->rows % p->tile_rows == 0 && c->cols % p->tile_cols == 0;
+    p->op.kernel = !vectors      ? KERNEL_TRANSPOSE_UNALIGNED
+                   : whole_tiles ? KERNEL_TRANSPOSE_ALIGNED
+                                 : KERNEL_TRANSPOSE_EDGE;
+    // CPU kernels stream a B larger than the caches past them.
+    cl_ulong stream_bytes = (cl_ulong)t[TUNE_TRANSPOSE_CPU_STREAM_BYTES];
+    if (p->method == TRANSPOSE_CPU && vectors && stream_bytes &&
+        c->rows * c->cols >= stream_bytes / c->element_bytes)
+        p->op.kernel = whole_tiles ? KERNEL_TRANSPOSE_ALIGNED_STREAM : KERNEL_TRANSPOSE_EDGE_STREAM;
+    const char *path = kernel_table[p->op.kernel].variant;
+    const char *scaled = c->scaling != SCALING_NONE ? "/scaled" : "";
+    if (p->method == TRANSPOSE_CPU)
+        snprintf(p->op.variant, sizeof p->op.variant, "%s-%d/%s%s", method_names[p->method],
+                 t[TUNE_TRANSPOSE_CPU_BLOCK], path, scaled);
+    else
+        snprintf(p->op.variant, sizeof p->op.variant, "%s-%zux%zu/%s%s", method_names[p->method],
+                 p->method == TRANSPOSE_LOCAL ? p->tile_rows : p->vec,
+                 p->method == TRANSPOSE_LOCAL ? p->tile_cols : p->vec, path, scaled);
+    return TAILOR_SUCCESS;
+}
+
+static tailor_status launch(const struct transpose_call *c, const struct launch_plan *plan)
+{
+    struct kernel_lease kernel;
+    tailor_status status = kernel_acquire(c->ctx, plan->op.program, plan->op.kernel, &kernel);
+    if (status != TAILOR_SUCCESS)
+        return status;
+    struct kernel_args args = {0};
+    args_u64(&args, c->rows);
+    args_u64(&args, c->cols);
+    args_mem(&args, c->a);
+    args_u64(&args, c->a_offset);
+    args_u64(&args, c->lda);
+    args_mem(&args, c->b);
+    args_u64(&args, c->b_offset);
+    args_u64(&args, c->ldb);
+    args_u32(&args, (cl_uint)plan->tiles_x);
+    if (c->scaling == SCALING_F32)
+        args_f32(&args, c->alpha_f32);
+    else if (c->scaling == SCALING_F64)
+        args_f64(&args, c->alpha_f64);
+    size_t global = plan->tiles * plan->group;
+    status = kernel_set_args(&kernel, &args);
+    if (status == TAILOR_SUCCESS)
+        status = kernel_enqueue(&kernel, c->queue, 1, &global, &plan->group, c->wait_count,
+                                c->wait_list, c->event);
+    kernel_release(&kernel);
+    return status;
+}
+
+// The leading dimensions, checked before the quick return.
+static tailor_status check_leading_dimensions(const struct transpose_call *c)
+{
+    REQUIRE(c->lda >= c->cols && c->lda >= 1, TAILOR_ERROR_INVALID_LEADING_DIMENSION,
+            "lda is %llu, less than the %llu columns of a (and at least 1)",
+            (unsigned long long)c->lda, (unsigned long long)c->cols);
+    REQUIRE(c->ldb >= c->rows && c->ldb >= 1, TAILOR_ERROR_INVALID_LEADING_DIMENSION,
+            "ldb is %llu, less than the %llu columns of b (the rows of a, and at least 1)",
+            (unsigned long long)c->ldb, (unsigned long long)c->rows);
+    return operation_ready(c->ctx, OP_TRANSPOSE);
+}
+
+// Everything after the handle and the element size: queue, wait list,
+// leading dimensions, the quick return, buffers, overlap; then the launch.
+static tailor_status transpose(const struct transpose_call *c)
+{
+    tailor_status status = check_enqueue(c->ctx, c->queue, c->wait_count, c->wait_list);
+    if (status == TAILOR_SUCCESS)
+        status = check_leading_dimensions(c);
+    if (status != TAILOR_SUCCESS)
+        return status;
+    if (c->rows == 0 || c->cols == 0)
+        return enqueue_nothing(c->queue, c->wait_count, c->wait_list, c->event);
+    status = check_matrix(c->ctx, c->a, "a", c->a_offset, c->rows, c->cols, c->lda,
+                          c->element_bytes, BUFFER_READ);
+    if (status == TAILOR_SUCCESS)
+        status = check_matrix(c->ctx, c->b, "b", c->b_offset, c->cols, c->rows, c->ldb,
+                              c->element_bytes, BUFFER_WRITE);
+    if (status == TAILOR_SUCCESS)
+        status = check_overlap(c);
+    struct launch_plan plan = {0};
+    if (status == TAILOR_SUCCESS)
+        status = plan_launch(c, &plan);
+    if (status == TAILOR_SUCCESS)
+        status = launch(c, &plan);
+    if (status == TAILOR_SUCCESS)
+        variant_set(plan.op.variant);
+    return status;
+}
+
+static tailor_status explain(tailor_context *ctx, const tailor_call *call, struct op_plan *plan)
+{
+    size_t element_bytes = call->element_bytes ? call->element_bytes : 4;
+    int size_log2 = size_log2_of(element_bytes);
+    REQUIRE(size_log2 >= 0, TAILOR_ERROR_INVALID_ELEMENT_SIZE,
+            "element_bytes is %zu; 1, 2, 4, 8 and 16 are supported", element_bytes);
+    REQUIRE(!call->scaled || call->dtype == TAILOR_F32 || call->dtype == TAILOR_F64,
+            TAILOR_ERROR_UNKNOWN_DTYPE, "%d is not a tailor_dtype", (int)call->dtype);
+    int f64 = call->scaled && call->dtype == TAILOR_F64;
+    REQUIRE(!f64 || ctx->profile.has_fp64, TAILOR_ERROR_UNSUPPORTED,
+            "tailor_domatcopy needs cl_khr_fp64, which %s lacks", ctx->info.device_name);
+    struct transpose_call c = {
+        .ctx = ctx,
+        .element_bytes = call->scaled ? (f64 ? 8 : 4) : element_bytes,
+        .size_log2 = call->scaled ? (f64 ? 3 : 2) : size_log2,
+        .scaling = call->scaled ? (f64 ? SCALING_F64 : SCALING_F32) : SCALING_NONE,
+        .rows = call->m,
+        .cols = call->n,
+        .a_offset = call->a_offset,
+        .lda = call->lda ? call->lda : call->n + !call->n,
+        .b_offset = call->b_offset,
+        .ldb = call->ldb ? call->ldb : call->m + !call->m,
+    };
+    tailor_status status = check_leading_dimensions(&c);
+    if (status != TAILOR_SUCCESS || c.rows == 0 || c.cols == 0)
+        return status;
+    struct launch_plan p = {0};
+    status = plan_launch(&c, &p);
+    if (status == TAILOR_SUCCESS)
+        *plan = p.op;
+    return status;
+}
+
+// Each element size (and scaled type) launches the programs of its method only.
+static int launches_program(const struct profile *profile, enum program_id program)
+{
+    static const int type_size_log2[7] = {0, 1, 2, 3, 4, 2, 3};
+    for (int type = 0; type < 7; ++type) {
+        int method = profile->tune[TUNE_TRANSPOSE_METHOD_1 + type_size_log2[type]];
+        if (method_programs[method][type] == program)
+            return 1;
+    }
+    return 0;
+}
+
+const struct operation transpose_operation = {check, NULL, explain, launches_program};
+
+tailor_status tailor_transpose(tailor_context *ctx, cl_command_queue queue,
+                                      size_t element_bytes, size_t rows, size_t cols, cl_mem a,
+                                      size_t a_offset, size_t lda, cl_mem b, size_t b_offset,
+                                      size_t ldb, cl_uint num_events_in_wait_list,
+                                      const cl_event *event_wait_list, cl_event *event)
+{
+    operation_begin();
+    REQUIRE(ctx, TAILOR_ERROR_NULL_HANDLE, "the tailor handle is NULL");
+    int size_log2 = size_log2_of(element_bytes);
+    REQUIRE(size_log2 >= 0, TAILOR_ERROR_INVALID_ELEMENT_SIZE,
+            "element_bytes is %zu; 1, 2, 4, 8 and 16 are supported", element_bytes);
+    struct transpose_call call = {
+        .ctx = ctx, .queue = queue, .element_bytes = element_bytes, .size_log2 = size_log2,
+        .scaling = SCALING_NONE, .rows = rows, .cols = cols, .a = a, .a_offset = a_offset,
+        .lda = lda, .b = b, .b_offset = b_offset, .ldb = ldb,
+        .wait_count = num_events_in_wait_list, .wait_list = event_wait_list, .event = event,
+    };
+    return transpose(&call);
+}
+
+// alpha = 1 moves the bits, as tailor_transpose does (a signaling NaN
+// stays signaling, which 1 * x need not keep).
+tailor_status tailor_somatcopy(tailor_context *ctx, cl_command_queue queue, size_t rows,
+                               size_t cols, float alpha, cl_mem a, size_t a_offset, size_t lda,
+                               cl_mem b, size_t b_offset, size_t ldb,
+                               cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                               cl_event *event)
+{
+    operation_begin();
+    REQUIRE(ctx, TAILOR_ERROR_NULL_HANDLE, "the tailor handle is NULL");
+    struct transpose_call call = {
+        .ctx = ctx, .queue = queue, .element_bytes = 4, .size_log2 = 2,
+        .scaling = alpha == 1.0f ? SCALING_NONE : SCALING_F32, .alpha_f32 = alpha,
+        .rows = rows, .cols = cols, .a = a, .a_offset = a_offset, .lda = lda, .b = b,
+        .b_offset = b_offset, .ldb = ldb, .wait_count = num_events_in_wait_list,
+        .wait_list = event_wait_list, .event = event,
+    };
+    return transpose(&call);
+}
+
+tailor_status tailor_domatcopy(tailor_context *ctx, cl_command_queue queue, size_t rows,
+                               size_t cols, double alpha, cl_mem a, size_t a_offset, size_t lda,
+                               cl_mem b, size_t b_offset, size_t ldb,
+                               cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                               cl_event *event)
+{
+    operation_begin();
+    REQUIRE(ctx, TAILOR_ERROR_NULL_HANDLE, "the tailor handle is NULL");
+    REQUIRE(ctx->profile.has_fp64, TAILOR_ERROR_UNSUPPORTED,
+            "tailor_domatcopy needs cl_khr_fp64, which %s lacks", ctx->info.device_name);
+    struct transpose_call call = {
+        .ctx = ctx, .queue = queue, .element_bytes = 8, .size_log2 = 3,
+        .scaling = alpha == 1.0 ? SCALING_NONE : SCALING_F64, .alpha_f64 = alpha,
+        .rows = rows, .cols = cols, .a = a, .a_offset = a_offset, .lda = lda, .b = b,
+        .b_offset = b_offset, .ldb = ldb, .wait_count = num_events_in_wait_list,
+        .wait_list = event_wait_list, .event = event,
+    };
+    return transpose(&call);
+}

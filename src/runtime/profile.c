@@ -1,0 +1,415 @@
+#include "profile.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "symbols.h"
+
+_Static_assert(DEVICE_GENERIC == TAILOR_DEVICE_KIND_GENERIC &&
+                   DEVICE_NVIDIA == TAILOR_DEVICE_KIND_NVIDIA &&
+                   DEVICE_AMD == TAILOR_DEVICE_KIND_AMD && DEVICE_INTEL == TAILOR_DEVICE_KIND_INTEL &&
+                   DEVICE_CPU == TAILOR_DEVICE_KIND_CPU,
+               "symbols.h and tailor.h disagree on device kinds");
+
+static const char *const device_symbols[] = {
+    [TAILOR_DEVICE_KIND_GENERIC] = "DEVICE_GENERIC", [TAILOR_DEVICE_KIND_NVIDIA] = "DEVICE_NVIDIA",
+    [TAILOR_DEVICE_KIND_AMD] = "DEVICE_AMD",         [TAILOR_DEVICE_KIND_INTEL] = "DEVICE_INTEL",
+    [TAILOR_DEVICE_KIND_CPU] = "DEVICE_CPU",
+};
+
+const char *device_symbol(tailor_device_kind kind)
+{
+    return device_symbols[kind];
+}
+
+struct tuning_value {
+    enum param_id param;
+    int value;
+};
+
+struct profile_row {
+    const char *name;
+    tailor_device_kind kind;      // the code family it runs
+    int min_cuda_sm, max_cuda_sm; // NVIDIA rows: the parts it is detected for
+    int lockstep;                 // width of its lockstep code; AMD rows: the wavefront detected
+    int use_subgroups;
+    int simd_floats;              // CPU rows: detected from this native float vector width on
+    const struct tuning_value *tuning; // ended by TUNE_COUNT
+};
+
+#define END_OF_TUNING {TUNE_COUNT, 0}
+
+// The values below were chosen by sweeps on the devices doc/performance.md
+// names (an H100, POCL on AVX2 and AVX-512 CPUs); doc/tuning.md says what
+// each sweep found.
+static const struct tuning_value nvidia_tuning[] = {
+    {TUNE_REDUCE_WG_SIZE, 1024}, {TUNE_REDUCE_GROUPS_PER_CU, 2}, {TUNE_REDUCE_VECTOR_BYTES, 32},
+    {TUNE_REDUCE_UNROLL, 4},     {TUNE_REDUCE_ONE_PASS, 1},      {TUNE_REDUCE_SMALL_N, 32768},
+    {TUNE_GEMV_GROUPS_PER_CU, 8}, {TUNE_GEMV_GROUP_MIN_K, 16384}, {TUNE_GEMV_ONE_PASS, 1},
+    {TUNE_GEMV_MULTI_ROW_MAX_K, 128}, {TUNE_GEMV_MULTI_ROW_ELEMENTS, 16},
+    {TUNE_TRANSPOSE_WG_X, 16},   {TUNE_TRANSPOSE_WG_Y, 32},      {TUNE_TRANSPOSE_LOADS, 8},
+    {TUNE_TRANSPOSE_METHOD_4, TRANSPOSE_LOCAL}, {TUNE_TRANSPOSE_METHOD_8, TRANSPOSE_LOCAL},
+    {TUNE_TRANSPOSE_LOAD_HINT, 1}, {TUNE_TRANSPOSE_STORE_HINT, 1}, {TUNE_TRANSPOSE_BAND, 4096},
+    {TUNE_TRANSPOSE_LOCAL_STEPS, 2},
+    {TUNE_SGEMM_BM, 128},        {TUNE_SGEMM_BN, 128},           {TUNE_SGEMM_BK, 16},
+    {TUNE_SGEMM_TM, 8},          {TUNE_SGEMM_TN, 8},             {TUNE_SGEMM_VWM, 4},
+    {TUNE_SGEMM_VWN, 4},         {TUNE_SGEMM_WARP_TX, 8},        {TUNE_SGEMM_WARP_TY, 4},
+    {TUNE_SGEMM_MID_BM, 64},     {TUNE_SGEMM_MID_BN, 64},        {TUNE_SGEMM_MID_BK, 16},
+    {TUNE_SGEMM_MID_TM, 8},      {TUNE_SGEMM_MID_TN, 4},         {TUNE_SGEMM_MID_VWM, 4},
+    {TUNE_SGEMM_MID_VWN, 4},     {TUNE_SGEMM_MID_WARP_TX, 8},    {TUNE_SGEMM_MID_WARP_TY, 4},
+    {TUNE_SGEMM_WARP_INTERLEAVE, 1},
+    {TUNE_SGEMM_LOAD_VEC, 4},    {TUNE_SGEMM_KTHREADS, 2},       {TUNE_SGEMM_PAD_A, 4},
+    {TUNE_SGEMM_PAD_B, 4},       {TUNE_SGEMM_DOUBLE_BUFFER, 1},  {TUNE_SGEMM_PREFETCH, 0},
+    {TUNE_SGEMM_MID_DOUBLE_BUFFER, 1}, {TUNE_SGEMM_MID_PREFETCH, 1},
+    {TUNE_SGEMM_SWIZZLE, 8},     {TUNE_SGEMM_MID_PERCENT, 200},  {TUNE_SGEMM_SMALL_DIM, 32},
+    {TUNE_SGEMM_SMALL_CUBE, 256},
+    END_OF_TUNING,
+};
+
+// AMD and Intel GPUs: not measured here; the tile shapes public tuned GEMMs
+// use there (128 x 128 tiles of 256 work-items, 8 x 8 per item).
+static const struct tuning_value amd_tuning[] = {
+    {TUNE_REDUCE_WG_SIZE, 256}, {TUNE_REDUCE_GROUPS_PER_CU, 8}, {TUNE_REDUCE_ONE_PASS, 1},
+    {TUNE_GEMV_GROUPS_PER_CU, 8}, {TUNE_GEMV_ONE_PASS, 1},
+    {TUNE_SGEMM_BM, 128},        {TUNE_SGEMM_BN, 128},           {TUNE_SGEMM_BK, 16},
+    {TUNE_SGEMM_TM, 8},          {TUNE_SGEMM_TN, 8},             {TUNE_SGEMM_MID_BM, 64},
+    {TUNE_SGEMM_MID_BN, 64},     {TUNE_SGEMM_MID_TM, 4},         {TUNE_SGEMM_MID_TN, 4},
+    {TUNE_SGEMM_MID_VWM, 4},     {TUNE_SGEMM_MID_VWN, 4},        {TUNE_SGEMM_PAD_A, 4},
+    {TUNE_SGEMM_PAD_B, 4},       {TUNE_SGEMM_KTHREADS, 2},       {TUNE_SGEMM_DOUBLE_BUFFER, 1},
+    {TUNE_SGEMM_PREFETCH, 1},    {TUNE_SGEMM_MID_DOUBLE_BUFFER, 1}, {TUNE_SGEMM_MID_PREFETCH, 1},
+    {TUNE_SGEMM_SWIZZLE, 8},     {TUNE_SGEMM_MID_PERCENT, 200},
+    {TUNE_SGEMM_SMALL_DIM, 32},  {TUNE_SGEMM_SMALL_CUBE, 256},
+    END_OF_TUNING,
+};
+
+static const struct tuning_value intel_gpu_tuning[] = {
+    {TUNE_REDUCE_WG_SIZE, 256},  {TUNE_REDUCE_GROUPS_PER_CU, 4}, {TUNE_SGEMM_BM, 128},
+    {TUNE_SGEMM_BN, 128},        {TUNE_SGEMM_BK, 16},            {TUNE_SGEMM_TM, 8},
+    {TUNE_SGEMM_TN, 8},          {TUNE_SGEMM_MID_BM, 64},        {TUNE_SGEMM_MID_BN, 64},
+    {TUNE_SGEMM_MID_TM, 4},      {TUNE_SGEMM_MID_TN, 4},         {TUNE_SGEMM_MID_VWM, 4},
+    {TUNE_SGEMM_MID_VWN, 4},     {TUNE_SGEMM_PAD_A, 4},          {TUNE_SGEMM_PAD_B, 4},
+    {TUNE_SGEMM_DOUBLE_BUFFER, 1}, {TUNE_SGEMM_PREFETCH, 1},     {TUNE_SGEMM_MID_DOUBLE_BUFFER, 1},
+    {TUNE_SGEMM_MID_PREFETCH, 1}, {TUNE_SGEMM_MID_PERCENT, 200},
+    {TUNE_SGEMM_SMALL_DIM, 32},  {TUNE_SGEMM_SMALL_CUBE, 256},
+    END_OF_TUNING,
+};
+
+// CPUs: one work-item per group and a few per core, each streaming long
+// contiguous runs; the CPU kernels of every operation. The SGEMM register
+// block fills the vector registers the native width implies: 16 of 8
+// floats (AVX2), 32 of 16 (AVX-512), 16 of 4 (SSE, NEON).
+#define CPU_TUNING                                                                                  \
+    {TUNE_REDUCE_WG_SIZE, 1}, {TUNE_REDUCE_GROUPS_PER_CU, 4}, {TUNE_REDUCE_VECTOR_BYTES, 64},       \
+        {TUNE_REDUCE_ONE_PASS, 1}, {TUNE_REDUCE_CONTIGUOUS, 1}, {TUNE_REDUCE_SMALL_N, 65536},       \
+        {TUNE_GEMV_CPU_KERNELS, 1}, {TUNE_GEMV_CPU_COLS, 1024}, {TUNE_GEMV_GROUPS_PER_CU, 2},       \
+        {TUNE_GEMV_SPLIT_MIN_ELEMENTS, 65536}, {TUNE_GEMV_ONE_PASS, 1},                             \
+        {TUNE_TRANSPOSE_METHOD_1, TRANSPOSE_CPU}, {TUNE_TRANSPOSE_METHOD_2, TRANSPOSE_CPU},         \
+        {TUNE_TRANSPOSE_METHOD_4, TRANSPOSE_CPU}, {TUNE_TRANSPOSE_METHOD_8, TRANSPOSE_CPU},         \
+        {TUNE_TRANSPOSE_METHOD_16, TRANSPOSE_CPU}, {TUNE_TRANSPOSE_WG_X, 1},                        \
+        {TUNE_TRANSPOSE_WG_Y, 1}, {TUNE_TRANSPOSE_VECTOR_BYTES, 32},                                \
+        {TUNE_TRANSPOSE_CPU_BLOCK, 128}, {TUNE_TRANSPOSE_CPU_STREAM_BYTES, 8 << 20},                \
+        {TUNE_SGEMM_CPU_KERNELS, 1}
+
+static const struct tuning_value cpu_simd16_tuning[] = {
+    CPU_TUNING, {TUNE_GEMV_CPU_VECTOR, 8},
+    {TUNE_SGEMM_CPU_RM, 6}, {TUNE_SGEMM_CPU_VN, 16}, {TUNE_SGEMM_CPU_NV, 4},
+    END_OF_TUNING,
+};
+
+static const struct tuning_value cpu_simd8_tuning[] = {
+    CPU_TUNING, {TUNE_GEMV_CPU_VECTOR, 8},
+    {TUNE_SGEMM_CPU_RM, 6}, {TUNE_SGEMM_CPU_VN, 8}, {TUNE_SGEMM_CPU_NV, 2},
+    END_OF_TUNING,
+};
+
+static const struct tuning_value cpu_tuning[] = {
+    CPU_TUNING, {TUNE_GEMV_CPU_VECTOR, 4},
+    {TUNE_SGEMM_CPU_RM, 6}, {TUNE_SGEMM_CPU_VN, 4}, {TUNE_SGEMM_CPU_NV, 2},
+    END_OF_TUNING,
+};
+
+static const struct tuning_value generic_tuning[] = {END_OF_TUNING};
+
+// First match wins; the last row matches every device.
+static const struct profile_row profile_rows[] = {
+    {"nvidia-sm70", TAILOR_DEVICE_KIND_NVIDIA, 70, 1000, 32, 0, 0, nvidia_tuning},
+    {"nvidia-sm30", TAILOR_DEVICE_KIND_NVIDIA, 30, 69, 32, 0, 0, nvidia_tuning},
+    {"nvidia-sm20", TAILOR_DEVICE_KIND_NVIDIA, 0, 29, 32, 0, 0, nvidia_tuning},
+    {"amd-wave64", TAILOR_DEVICE_KIND_AMD, 0, 0, 64, 0, 0, amd_tuning},
+    {"amd-wave32", TAILOR_DEVICE_KIND_AMD, 0, 0, 32, 0, 0, amd_tuning},
+    {"intel-gpu", TAILOR_DEVICE_KIND_INTEL, 0, 0, 0, 1, 0, intel_gpu_tuning},
+    {"cpu-simd16", TAILOR_DEVICE_KIND_CPU, 0, 0, 0, 0, 16, cpu_simd16_tuning},
+    {"cpu-simd8", TAILOR_DEVICE_KIND_CPU, 0, 0, 0, 0, 8, cpu_simd8_tuning},
+    {"cpu", TAILOR_DEVICE_KIND_CPU, 0, 0, 0, 0, 0, cpu_tuning},
+    {"generic", TAILOR_DEVICE_KIND_GENERIC, 0, 0, 0, 0, 0, generic_tuning},
+};
+
+#define PROFILE_ROW_COUNT (sizeof profile_rows / sizeof profile_rows[0])
+
+static int contains(const char *text, const char *word)
+{
+    return strstr(text, word) != NULL;
+}
+
+// The vendor code family the facts allow: vendor paths need the vendor's
+// extension facts; without them a GPU is generic.
+static tailor_device_kind classify(const tailor_device_info *facts)
+{
+    if (facts->type & CL_DEVICE_TYPE_CPU)
+        return TAILOR_DEVICE_KIND_CPU;
+    int nvidia = facts->vendor_id == 0x10de || contains(facts->vendor, "NVIDIA");
+    int amd = facts->vendor_id == 0x1002 || contains(facts->vendor, "Advanced Micro Devices") ||
+              contains(facts->vendor, "AMD");
+    int intel = facts->vendor_id == 0x8086 || contains(facts->vendor, "Intel");
+    if (nvidia && facts->nv_compute_major > 0 && facts->nv_warp_size == 32)
+        return TAILOR_DEVICE_KIND_NVIDIA;
+    if (amd && (facts->amd_wavefront_width == 32 || facts->amd_wavefront_width == 64))
+        return TAILOR_DEVICE_KIND_AMD;
+    if (intel && (facts->type & CL_DEVICE_TYPE_GPU) && facts->has_subgroups)
+        return TAILOR_DEVICE_KIND_INTEL;
+    return TAILOR_DEVICE_KIND_GENERIC;
+}
+
+// Lanes the device runs in lockstep, as its vendor's facts say (0: unknown).
+static int lockstep_width(tailor_device_kind kind, const tailor_device_info *facts)
+{
+    if (kind == TAILOR_DEVICE_KIND_NVIDIA)
+        return (int)facts->nv_warp_size;
+    if (kind == TAILOR_DEVICE_KIND_AMD)
+        return (int)facts->amd_wavefront_width;
+    return 0;
+}
+
+static int row_matches(const struct profile_row *row, tailor_device_kind kind, int cuda_sm,
+                       const tailor_device_info *facts)
+{
+    if (row->kind == TAILOR_DEVICE_KIND_GENERIC)
+        return 1;
+    if (row->kind != kind)
+        return 0;
+    if (kind == TAILOR_DEVICE_KIND_NVIDIA)
+        return cuda_sm >= row->min_cuda_sm && cuda_sm <= row->max_cuda_sm;
+    if (kind == TAILOR_DEVICE_KIND_AMD)
+        return lockstep_width(kind, facts) == row->lockstep;
+    if (kind == TAILOR_DEVICE_KIND_CPU)
+        return (int)facts->native_vector_width_float >= row->simd_floats;
+    return 1;
+}
+
+static const struct profile_row *find_row(const char *name)
+{
+    for (size_t i = 0; i < PROFILE_ROW_COUNT; ++i)
+        if (strcmp(profile_rows[i].name, name) == 0)
+            return &profile_rows[i];
+    return NULL;
+}
+
+// A forced row runs on the device only where its code is correct there:
+// inline PTX on NVIDIA, lockstep code on its own vendor's parts no wider than
+// the device's lockstep, sub-groups where the device has them.
+static tailor_status check_forced_row(const struct profile_row *row, tailor_device_kind kind,
+                                      const tailor_device_info *facts)
+{
+    REQUIRE(row->kind != TAILOR_DEVICE_KIND_NVIDIA || kind == TAILOR_DEVICE_KIND_NVIDIA,
+            TAILOR_ERROR_INVALID_PROFILE,
+            "profile %s emits NVIDIA PTX; %s is not an NVIDIA device with compute capability and warp "
+            "size queries", row->name, facts->device_name);
+    REQUIRE(row->lockstep == 0 || (row->kind == kind && row->lockstep <= lockstep_width(kind, facts)),
+            TAILOR_ERROR_INVALID_PROFILE,
+            "profile %s runs barrier-free code for %d lanes in lockstep; %s runs %d lanes in lockstep",
+            row->name, row->lockstep, facts->device_name,
+            row->kind == kind ? lockstep_width(kind, facts) : 0);
+    REQUIRE(!row->use_subgroups || facts->has_subgroups, TAILOR_ERROR_INVALID_PROFILE,
+            "profile %s uses sub-groups, which %s lacks", row->name, facts->device_name);
+    return TAILOR_SUCCESS;
+}
+
+static int is_power_of_two(long value)
+{
+    return value > 0 && (value & (value - 1)) == 0;
+}
+
+static int param_applies(const struct profile *profile, enum param_id param)
+{
+    return !(param_table[param].flags & NVIDIA_ONLY) || profile->kind == TAILOR_DEVICE_KIND_NVIDIA;
+}
+
+// The first PTX requirement `value` of `param` fails on this device, or NULL.
+static const struct ptx_requirement *unmet_ptx(const struct profile *profile, enum param_id param,
+                                               int value)
+{
+    if (profile->kind != TAILOR_DEVICE_KIND_NVIDIA)
+        return NULL;
+    for (size_t i = 0; i < ptx_requirement_count; ++i) {
+        const struct ptx_requirement *r = &ptx_requirements[i];
+        if (r->param == param && value >= r->value &&
+            (profile->cuda_sm < r->min_sm || profile->ptx_isa < r->min_ptx))
+            return r;
+    }
+    return NULL;
+}
+
+static tailor_status set_tuning(struct profile *profile, const char *name, long value)
+{
+    enum param_id param = param_find(name);
+    REQUIRE(param != TUNE_COUNT, TAILOR_ERROR_INVALID_PROFILE, "no tuning parameter is named '%s'",
+            name);
+    const struct param_info *info = &param_table[param];
+    REQUIRE(value >= info->minimum && value <= info->maximum, TAILOR_ERROR_INVALID_PROFILE,
+            "tuning %s=%ld is outside [%d, %d]", name, value, info->minimum, info->maximum);
+    REQUIRE(!(info->flags & POW2) || is_power_of_two(value), TAILOR_ERROR_INVALID_PROFILE,
+            "tuning %s=%ld must be a power of two", name, value);
+    REQUIRE(param_applies(profile, param), TAILOR_ERROR_INVALID_PROFILE,
+            "tuning %s applies to NVIDIA code only; profile %s runs %s code", name,
+            profile_name(profile), device_symbol(profile->kind));
+    const struct ptx_requirement *ptx = unmet_ptx(profile, param, (int)value);
+    REQUIRE(!ptx, TAILOR_ERROR_INVALID_PROFILE,
+            "tuning %s=%ld emits %s, which needs sm_%d and PTX ISA %d.%d; the device is sm_%d with "
+            "PTX ISA %d.%d", name, value, ptx ? ptx->instruction : "", ptx ? ptx->min_sm : 0,
+            ptx ? ptx->min_ptx / 10 : 0, ptx ? ptx->min_ptx % 10 : 0, profile->cuda_sm,
+            profile->ptx_isa / 10, profile->ptx_isa % 10);
+    profile->tune[param] = (int)value;
+    profile->origin[param] = TAILOR_ORIGIN_OVERRIDE;
+    return TAILOR_SUCCESS;
+}
+
+// Parses "NAME=VALUE" items separated by commas, semicolons or spaces.
+static tailor_status apply_overrides(struct profile *profile, const char *overrides)
+{
+    const char *at = overrides;
+    while (*at) {
+        size_t skip = strspn(at, ",; \t");
+        at += skip;
+        if (!*at)
+            break;
+        size_t length = strcspn(at, ",; \t");
+        char item[128];
+        REQUIRE(length < sizeof item, TAILOR_ERROR_INVALID_PROFILE, "tuning item too long");
+        memcpy(item, at, length);
+        item[length] = '\0';
+        at += length;
+        char *equals = strchr(item, '=');
+        REQUIRE(equals && equals != item, TAILOR_ERROR_INVALID_PROFILE,
+                "tuning item '%s' is not NAME=VALUE", item);
+        *equals = '\0';
+        char *end;
+        long value = strtol(equals + 1, &end, 0);
+        REQUIRE(*end == '\0' && end != equals + 1, TAILOR_ERROR_INVALID_PROFILE,
+                "tuning value of '%s' is not an integer", item);
+        tailor_status status = set_tuning(profile, item, value);
+        if (status != TAILOR_SUCCESS)
+            return status;
+    }
+    return TAILOR_SUCCESS;
+}
+
+// The row's value of each parameter of `op` (every operation: OP_COUNT),
+// where it applies and its PTX runs on this device; else the default.
+static void apply_row(struct profile *profile, enum operation_id op, int to_defaults)
+{
+    for (int param = 0; param < TUNE_COUNT; ++param) {
+        if (op != OP_COUNT && param_table[param].op != op)
+            continue;
+        profile->tune[param] = param_table[param].fallback;
+        profile->origin[param] = TAILOR_ORIGIN_DEFAULT;
+    }
+    if (to_defaults)
+        return;
+    for (const struct tuning_value *v = profile->row->tuning; v->param != TUNE_COUNT; ++v) {
+        if ((op != OP_COUNT && param_table[v->param].op != op) || !param_applies(profile, v->param))
+            continue;
+        int unmet = unmet_ptx(profile, v->param, v->value) != NULL;
+        profile->tune[v->param] = unmet ? param_table[v->param].fallback : v->value;
+        profile->origin[v->param] = unmet ? TAILOR_ORIGIN_FALLBACK : TAILOR_ORIGIN_PROFILE;
+    }
+}
+
+void profile_reset_operation(struct profile *profile, enum operation_id op, int to_defaults)
+{
+    apply_row(profile, op, to_defaults);
+}
+
+int profile_overrides_operation(const struct profile *profile, enum operation_id op)
+{
+    for (int param = 0; param < TUNE_COUNT; ++param)
+        if (param_table[param].op == op && profile->origin[param] == TAILOR_ORIGIN_OVERRIDE)
+            return 1;
+    return 0;
+}
+
+tailor_status profile_select(const tailor_device_info *facts, const char *forced,
+                             const char *tuning_overrides, struct profile *profile)
+{
+    memset(profile, 0, sizeof *profile);
+    tailor_device_kind kind = classify(facts);
+    int cuda_sm = (int)(facts->nv_compute_major * 10 + facts->nv_compute_minor);
+    const struct profile_row *row = NULL;
+    if (forced && *forced) {
+        row = find_row(forced);
+        REQUIRE(row, TAILOR_ERROR_INVALID_PROFILE, "no profile is named '%s'", forced);
+        tailor_status status = check_forced_row(row, kind, facts);
+        if (status != TAILOR_SUCCESS)
+            return status;
+    } else {
+        for (size_t i = 0; !row; ++i)
+            if (row_matches(&profile_rows[i], kind, cuda_sm, facts))
+                row = &profile_rows[i];
+    }
+    profile->row = row;
+    profile->kind = row->kind;
+    profile->cuda_sm = kind == TAILOR_DEVICE_KIND_NVIDIA ? cuda_sm : 0;
+    profile->ptx_isa = kind == TAILOR_DEVICE_KIND_NVIDIA ? (int)facts->ptx_isa : 0;
+    profile->lockstep = row->lockstep;
+    profile->has_fp64 = facts->has_fp64;
+    profile->use_subgroups = row->use_subgroups;
+    apply_row(profile, OP_COUNT, 0);
+    return tuning_overrides ? apply_overrides(profile, tuning_overrides) : TAILOR_SUCCESS;
+}
+
+const char *profile_name(const struct profile *profile)
+{
+    return profile->row->name;
+}
+
+size_t profile_row_count(void)
+{
+    return PROFILE_ROW_COUNT;
+}
+
+const char *profile_row_name(size_t index)
+{
+    return index < PROFILE_ROW_COUNT ? profile_rows[index].name : NULL;
+}
+
+int profile_emits(const struct profile *profile, enum program_id program, enum param_id param)
+{
+    const struct param_info *info = &param_table[param];
+    return info->kind == DEFINE && ((info->readers >> program) & 1) && param_applies(profile, param);
+}
+
+int profile_build_options(const struct profile *profile, enum program_id program, const char *extra,
+                          char *buffer, size_t size)
+{
+    int length = snprintf(buffer, size,
+                          "-cl-std=CL1.2 -DDEVICE=%s -DCUDA_SM=%d -DLOCKSTEP=%d -DHAS_FP64=%d "
+                          "-DUSE_SUBGROUPS=%d",
+                          device_symbol(profile->kind), profile->cuda_sm, profile->lockstep,
+                          profile->has_fp64, profile->use_subgroups);
+    for (int param = 0; param < TUNE_COUNT && length >= 0 && (size_t)length < size; ++param) {
+        if (!profile_emits(profile, program, (enum param_id)param))
+            continue;
+        int added = snprintf(buffer + length, size - (size_t)length, " -D%s=%d",
+                             param_table[param].name, profile->tune[param]);
+        length = added < 0 ? -1 : length + added;
+    }
+    if (length < 0 || (size_t)length >= size)
+        return -1;
+    int added = snprintf(buffer + length, size - (size_t)length, " %s%s%s",
+                         program_table[program].defines, extra && *extra ? " " : "",
+                         extra ? extra : "");
+    if (added < 0 || (size_t)(length + added) >= size)
+        return -1;
+    return length + added;
+}

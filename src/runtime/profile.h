@@ -1,0 +1,60 @@
+// Profiles. What decides correctness comes from the probe: the code family a
+// device may run (DEVICE), the width of its barrier-free lockstep code,
+// sub-groups, fp64, CUDA_SM and the driver's PTX ISA. A profile row names
+// the code family it runs and holds speed choices only: values of the
+// operations' tuning parameters. Every value records where it came from.
+#ifndef TAILOR_PROFILE_H
+#define TAILOR_PROFILE_H
+
+#include "registry.h"
+#include "tailor.h"
+
+struct profile_row;
+
+struct profile {
+    const struct profile_row *row;
+    tailor_device_kind kind; // the code family: -DDEVICE
+    int cuda_sm;             // NVIDIA: major*10+minor, else 0
+    int ptx_isa;             // NVIDIA: the newest PTX ISA the driver takes (x10), 0 if unknown
+    int lockstep;            // lanes of the lockstep code (0: barriers only)
+    int has_fp64;
+    int use_subgroups;
+    int tune[TUNE_COUNT];
+    unsigned char origin[TUNE_COUNT]; // tailor_origin
+};
+
+// Chooses the row for the facts, or the row named `forced` (NULL or "":
+// detect), refusing one whose code the device cannot run; then applies the
+// "NAME=VALUE,..." overrides (may be NULL). Values whose inline PTX the
+// device or driver lacks fall back to the built-in default; overrides that
+// ask for it are refused. Constraints between parameters are the
+// operations' (operation_check), checked when an operation is first used.
+tailor_status profile_select(const tailor_device_info *facts, const char *forced,
+                             const char *tuning_overrides, struct profile *profile);
+
+const char *profile_name(const struct profile *profile);
+
+// Number of rows and the name of the i-th (NULL past the end).
+size_t profile_row_count(void);
+const char *profile_row_name(size_t index);
+
+// Whether the profile passes the parameter to `program` as a -D option.
+int profile_emits(const struct profile *profile, enum program_id program, enum param_id param);
+
+// The -D options of the device facts every program reads, then the
+// parameters the program reads, then its variant defines and `extra` (may be
+// NULL). Returns the length, or -1 if it does not fit.
+int profile_build_options(const struct profile *profile, enum program_id program, const char *extra,
+                          char *buffer, size_t size);
+
+// The symbol of a device kind as the kernels see it ("DEVICE_NVIDIA").
+const char *device_symbol(tailor_device_kind kind);
+
+// Gives an operation's parameters their values without the overrides and the
+// tuned values: the row's (to_defaults = 0) or the built-in defaults (1).
+void profile_reset_operation(struct profile *profile, enum operation_id op, int to_defaults);
+
+// Whether an operation has a value set by an override.
+int profile_overrides_operation(const struct profile *profile, enum operation_id op);
+
+#endif

@@ -1,0 +1,186 @@
+// `tailor explain`: what one call would run on a device (variant, kernel,
+// program) and every -D option that program gets, with where each value
+// came from; no kernel is built or enqueued.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "device_select.h"
+#include "tailor.h"
+
+static const char explain_usage[] =
+    "usage: tailor explain --op OP --shape SHAPE [OPTIONS]\n"
+    "\n"
+    "  --op OP              reduce, gemv, transpose or sgemm\n"
+    "  --shape SHAPE        reduce: N; gemv: MxN (A is M x N); transpose: RxC (A is\n"
+    "                       R x C); sgemm: MxNxK\n"
+    "  --device SELECTOR    as for tailor bench (default: the first GPU, else the first device)\n"
+    "  --column-major       gemv and sgemm: column-major storage (default row-major)\n"
+    "  --trans, --trans-a   gemv: op(A) = A^T; sgemm: A transposed\n"
+    "  --trans-b            sgemm: B transposed\n"
+    "  --lda N, --ldb N, --ldc N   leading dimensions (default: packed)\n"
+    "  --offsets A[,B[,C]]  element offsets of A, B (gemv: x), C (gemv: y)\n"
+    "  --incx N, --incy N   gemv increments (default 1)\n"
+    "  --element-bytes N    transpose: 1, 2, 4, 8 or 16 (default 4)\n"
+    "  --scaled f32|f64     transpose: somatcopy / domatcopy with alpha != 1\n"
+    "  --dtype f32|f64      reduce: data type (default f32)\n"
+    "  --reduce sum|min|max reduce: operator (default sum)\n"
+    "  --alpha X, --beta X  gemv and sgemm scalars (default 1 and 0)\n";
+
+static const char *const operation_names[] = {"reduce", "gemv", "transpose", "sgemm"};
+
+// "4096x4096x4096" into up to three sizes; returns how many.
+static int parse_shape(const char *text, size_t sizes[3])
+{
+    int count = 0;
+    const char *at = text;
+    while (count < 3) {
+        char *end;
+        unsigned long long value = strtoull(at, &end, 10);
+        if (end == at)
+            return -1;
+        sizes[count++] = (size_t)value;
+        if (*end == '\0')
+            return count;
+        if (*end != 'x' && *end != 'X')
+            return -1;
+        at = end + 1;
+    }
+    return -1;
+}
+
+static int parse_arguments(int argc, char **argv, tailor_call *call, const char **selector)
+{
+    const char *op = NULL, *shape = NULL;
+    call->alpha = 1.0f;
+    for (int i = 1; i < argc; ++i) {
+        const char *arg = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
+        int takes_value = 1;
+        if (strcmp(arg, "--column-major") == 0)
+            call->layout = TAILOR_COLUMN_MAJOR, takes_value = 0;
+        else if (strcmp(arg, "--trans") == 0 || strcmp(arg, "--trans-a") == 0)
+            call->trans_a = TAILOR_TRANS, takes_value = 0;
+        else if (strcmp(arg, "--trans-b") == 0)
+            call->trans_b = TAILOR_TRANS, takes_value = 0;
+        else if (!value)
+            return -1;
+        else if (strcmp(arg, "--op") == 0)
+            op = value;
+        else if (strcmp(arg, "--shape") == 0)
+            shape = value;
+        else if (strcmp(arg, "--device") == 0)
+            *selector = value;
+        else if (strcmp(arg, "--lda") == 0)
+            call->lda = strtoull(value, NULL, 10);
+        else if (strcmp(arg, "--ldb") == 0)
+            call->ldb = strtoull(value, NULL, 10);
+        else if (strcmp(arg, "--ldc") == 0)
+            call->ldc = strtoull(value, NULL, 10);
+        else if (strcmp(arg, "--offsets") == 0) {
+            unsigned long long o[3] = {0, 0, 0};
+            if (sscanf(value, "%llu,%llu,%llu", &o[0], &o[1], &o[2]) < 1)
+                return -1;
+            call->a_offset = o[0], call->b_offset = o[1], call->c_offset = o[2];
+        } else if (strcmp(arg, "--incx") == 0)
+            call->incx = strtoll(value, NULL, 10);
+        else if (strcmp(arg, "--incy") == 0)
+            call->incy = strtoll(value, NULL, 10);
+        else if (strcmp(arg, "--element-bytes") == 0)
+            call->element_bytes = strtoull(value, NULL, 10);
+        else if (strcmp(arg, "--scaled") == 0 || strcmp(arg, "--dtype") == 0) {
+            call->scaled = strcmp(arg, "--scaled") == 0;
+            call->dtype = strcmp(value, "f64") == 0 ? TAILOR_F64 : TAILOR_F32;
+        } else if (strcmp(arg, "--reduce") == 0)
+            call->reduce_op = strcmp(value, "min") == 0   ? TAILOR_REDUCE_MIN
+                              : strcmp(value, "max") == 0 ? TAILOR_REDUCE_MAX
+                                                          : TAILOR_REDUCE_SUM;
+        else if (strcmp(arg, "--alpha") == 0)
+            call->alpha = strtof(value, NULL);
+        else if (strcmp(arg, "--beta") == 0)
+            call->beta = strtof(value, NULL);
+        else
+            return -1;
+        i += takes_value;
+    }
+    size_t sizes[3] = {0, 0, 0};
+    int found = -1;
+    for (int o = 0; op && o < 4; ++o)
+        if (strcmp(op, operation_names[o]) == 0)
+            found = o;
+    int dimensions = shape ? parse_shape(shape, sizes) : -1;
+    static const int wanted[] = {1, 2, 2, 3};
+    if (found < 0 || dimensions != wanted[found])
+        return -1;
+    call->operation = (tailor_operation)found;
+    if (found == TAILOR_OP_REDUCE)
+        call->n = sizes[0];
+    else
+        call->m = sizes[0], call->n = sizes[1], call->k = sizes[2];
+    return 0;
+}
+
+static void print_settings(const char *title, const tailor_plan_setting *settings, size_t count)
+{
+    printf("  %s:\n", title);
+    for (size_t i = 0; i < count; ++i) {
+        char item[112];
+        snprintf(item, sizeof item, "%s=%s", settings[i].name, settings[i].value);
+        printf("    %-40s %s\n", item, tailor_origin_name(settings[i].origin));
+    }
+}
+
+static int explain_on(const struct device_choice *choice, const tailor_call *call)
+{
+    cl_int error;
+    cl_context context = clCreateContext(NULL, 1, &choice->device, NULL, NULL, &error);
+    if (error != CL_SUCCESS) {
+        fprintf(stderr, "explain: clCreateContext failed (%d)\n", (int)error);
+        return 1;
+    }
+    tailor_context *tailor = NULL;
+    tailor_plan plan;
+    tailor_status status = tailor_context_create(context, choice->device, NULL, &tailor);
+    if (status == TAILOR_SUCCESS)
+        status = tailor_explain(tailor, call, &plan);
+    if (status != TAILOR_SUCCESS) {
+        fprintf(stderr, "explain: %s: %s\n", tailor_status_name(status), tailor_last_error());
+    } else {
+        tailor_device_info info;
+        tailor_context_device_info(tailor, &info);
+        printf("%s on %s, profile %s\n", operation_names[call->operation], info.device_name,
+               info.profile_name);
+        printf("  variant  %s\n", *plan.variant ? plan.variant : "(nothing to enqueue)");
+        if (*plan.kernel) {
+            printf("  kernel   %s\n", plan.kernel);
+            printf("  program  %s (%zu launch%s)\n", plan.program, plan.launches,
+                   plan.launches == 1 ? "" : "es");
+            print_settings("defines (value, origin)", plan.defines, plan.define_count);
+        }
+        print_settings("host thresholds (value, origin)", plan.host, plan.host_count);
+    }
+    tailor_context_release(&tailor);
+    clReleaseContext(context);
+    return status == TAILOR_SUCCESS ? 0 : 1;
+}
+
+int command_explain(int argc, char **argv)
+{
+    tailor_call call;
+    memset(&call, 0, sizeof call);
+    const char *selector = NULL;
+    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        fputs(explain_usage, stdout);
+        return 0;
+    }
+    if (parse_arguments(argc, argv, &call, &selector) != 0) {
+        fputs(explain_usage, stderr);
+        return 2;
+    }
+    struct device_choice choice;
+    if (select_device(selector, &choice) != 0) {
+        fprintf(stderr, "explain: no OpenCL device matches '%s'\n", selector ? selector : "");
+        return 1;
+    }
+    return explain_on(&choice, &call);
+}
