@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""cuBLAS through PyTorch on the shapes `tailor bench` runs: the reference column of doc/performance.md.
+
+FP32 with TF32 off, so cuBLAS does the same arithmetic as tailor's SGEMM. Each shape is timed as
+the median of 7 batches of back-to-back calls (CUDA events around each batch), like tailor bench.
+
+    python3 tools/cublas_reference.py [--json FILE] [--shapes MxNxK[:ta][:tb],...]
+"""
+import argparse
+import json
+import statistics
+
+import torch
+
+DEFAULT_SHAPES = [
+    "1024x1024x2048", "4096x4096x4096", "8192x8192x8192", "4096x4096x4096:ta", "4096x4096x4096:tb",
+    "4096x4096x4096:ta:tb", "1000x1000x1000", "4097x4097x4097", "3000x200x5000", "128x8192x128",
+]
+
+
+def parse(shape):
+    parts = shape.split(":")
+    m, n, k = (int(v) for v in parts[0].split("x"))
+    return m, n, k, "ta" in parts[1:], "tb" in parts[1:]
+
+
+def time_batches(fn, batches=7, budget_s=0.02):
+    fn()
+    torch.cuda.synchronize()
+    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    fn()
+    stop.record()
+    stop.synchronize()
+    once_s = max(start.elapsed_time(stop) / 1e3, 1e-6)
+    calls = max(1, int(budget_s / once_s))
+    times = []
+    for _ in range(batches):
+        start.record()
+        for _ in range(calls):
+            fn()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop) / 1e3 / calls)
+    return statistics.median(times)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--json")
+    parser.add_argument("--shapes", default=",".join(DEFAULT_SHAPES))
+    args = parser.parse_args()
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    rows = []
+    print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}, TF32 off")
+    for shape in args.shapes.split(","):
+        m, n, k, ta, tb = parse(shape)
+        # Row-major C = op(A) op(B): a transposed operand is stored as its transpose.
+        a = torch.randn((k, m) if ta else (m, k), device="cuda")
+        b = torch.randn((n, k) if tb else (k, n), device="cuda")
+        c = torch.empty((m, n), device="cuda")
+        op_a, op_b = (a.t() if ta else a), (b.t() if tb else b)
+        seconds = time_batches(lambda: torch.matmul(op_a, op_b, out=c))
+        gflops = 2.0 * m * n * k / seconds / 1e9
+        rows.append({"shape": shape, "seconds": seconds, "gflops": gflops})
+        print(f"sgemm {shape:>22}  {seconds * 1e6:10.1f} us  {gflops:9.0f} GFLOP/s")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
