@@ -59,3 +59,19 @@ tailor_status kernel_enqueue(const struct kernel_lease *lease, cl_command_queue 
         return error_from_cl(error, "clEnqueueNDRangeKernel");
     return TAILOR_SUCCESS;
 }
+
+tailor_status kernel_launch(tailor_context *ctx, enum program_id program, enum kernel_id kernel,
+                            const struct kernel_args *args, cl_command_queue queue,
+                            cl_uint dimensions, const size_t *global, const size_t *local,
+                            cl_uint wait_count, const cl_event *wait_list, cl_event *event)
+{
+    struct kernel_lease lease;
+    tailor_status status = kernel_acquire(ctx, program, kernel, &lease);
+    if (status != TAILOR_SUCCESS)
+        return status;
+    status = kernel_set_args(&lease, args);
+    if (status == TAILOR_SUCCESS)
+        status = kernel_enqueue(&lease, queue, dimensions, global, local, wait_count, wait_list, event);
+    kernel_release(&lease);
+    return status;
+}

@@ -4,6 +4,7 @@
 #ifndef TAILOR_LAUNCH_H
 #define TAILOR_LAUNCH_H
 
+#include "operations.h"
 #include "tailor.h"
 
 struct kernel_lease;
@@ -76,5 +77,12 @@ tailor_status kernel_set_args(struct kernel_lease *lease, const struct kernel_ar
 tailor_status kernel_enqueue(const struct kernel_lease *lease, cl_command_queue queue,
                              cl_uint dimensions, const size_t *global, const size_t *local,
                              cl_uint wait_count, const cl_event *wait_list, cl_event *event);
+
+// A kernel launched on its own: leased, its arguments set, enqueued over
+// `dimensions` dimensions and given back.
+tailor_status kernel_launch(tailor_context *ctx, enum program_id program, enum kernel_id kernel,
+                            const struct kernel_args *args, cl_command_queue queue,
+                            cl_uint dimensions, const size_t *global, const size_t *local,
+                            cl_uint wait_count, const cl_event *wait_list, cl_event *event);
 
 #endif

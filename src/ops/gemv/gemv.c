@@ -343,10 +343,6 @@ static void plan_call(const struct gemv_call *c, struct gemv_plan *p)
 static tailor_status finish(const struct gemv_call *c, const struct gemv_plan *p, cl_mem scratch,
                             cl_event first)
 {
-    struct kernel_lease kernel;
-    tailor_status status = kernel_acquire(c->ctx, p->op.program, KERNEL_GEMV_FINISH, &kernel);
-    if (status != TAILOR_SUCCESS)
-        return status;
     size_t group = (size_t)tune(c->ctx, TUNE_GEMV_ROW_WG);
     size_t global = (size_t)round_up(c->outputs, group);
     struct kernel_args args = {0};
@@ -359,11 +355,8 @@ static tailor_status finish(const struct gemv_call *c, const struct gemv_plan *p
     args_f32(&args, c->beta);
     args_mem(&args, scratch);
     args_u64(&args, c->scratch.partials_at);
-    status = kernel_set_args(&kernel, &args);
-    if (status == TAILOR_SUCCESS)
-        status = kernel_enqueue(&kernel, c->queue, 1, &global, &group, 1, &first, c->event);
-    kernel_release(&kernel);
-    return status;
+    return kernel_launch(c->ctx, p->op.program, KERNEL_GEMV_FINISH, &args, c->queue, 1, &global,
+                         &group, 1, &first, c->event);
 }
 
 // The call's scalars as the kernels unpack them (cl/symbols.h: GEMV_CALL_*).
@@ -430,10 +423,6 @@ static tailor_status launch(const struct gemv_call *c, const struct gemv_plan *p
 // beta == 0.
 static tailor_status scale(const struct gemv_call *c)
 {
-    struct kernel_lease kernel;
-    tailor_status status = kernel_acquire(c->ctx, program_of(c->ctx), KERNEL_GEMV_SCALE, &kernel);
-    if (status != TAILOR_SUCCESS)
-        return status;
     size_t group = (size_t)tune(c->ctx, TUNE_GEMV_ROW_WG);
     size_t global = (size_t)round_up(c->outputs, group);
     struct kernel_args args = {0};
@@ -442,12 +431,8 @@ static tailor_status scale(const struct gemv_call *c)
     args_i64(&args, c->incy);
     args_u64(&args, c->outputs);
     args_f32(&args, c->beta);
-    status = kernel_set_args(&kernel, &args);
-    if (status == TAILOR_SUCCESS)
-        status = kernel_enqueue(&kernel, c->queue, 1, &global, &group, c->wait_count, c->wait_list,
-                                c->event);
-    kernel_release(&kernel);
-    return status;
+    return kernel_launch(c->ctx, program_of(c->ctx), KERNEL_GEMV_SCALE, &args, c->queue, 1, &global,
+                         &group, c->wait_count, c->wait_list, c->event);
 }
 
 static cl_ulong magnitude(long long increment)

@@ -83,10 +83,6 @@ static void plan_call(const struct reduce_call *c, struct op_plan *plan)
 
 static tailor_status single_group(const struct reduce_call *c, const struct op_plan *plan)
 {
-    struct kernel_lease kernel;
-    tailor_status status = kernel_acquire(c->ctx, c->program, plan->kernel, &kernel);
-    if (status != TAILOR_SUCCESS)
-        return status;
     size_t group = (size_t)tune(c->ctx, TUNE_REDUCE_WG_SIZE);
     struct kernel_args args = {0};
     args_mem(&args, c->x);
@@ -94,12 +90,8 @@ static tailor_status single_group(const struct reduce_call *c, const struct op_p
     args_u64(&args, c->n);
     args_mem(&args, c->result);
     args_u64(&args, c->result_offset);
-    status = kernel_set_args(&kernel, &args);
-    if (status == TAILOR_SUCCESS)
-        status = kernel_enqueue(&kernel, c->queue, 1, &group, &group, c->wait_count, c->wait_list,
-                                c->event);
-    kernel_release(&kernel);
-    return status;
+    return kernel_launch(c->ctx, c->program, plan->kernel, &args, c->queue, 1, &group, &group,
+                         c->wait_count, c->wait_list, c->event);
 }
 
 static tailor_status multi_group(const struct reduce_call *c, const struct op_plan *plan)

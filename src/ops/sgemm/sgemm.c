@@ -9,7 +9,7 @@
 #include "checks.h"
 #include "context.h"
 #include "error.h"
-#include "program.h"
+#include "launch.h"
 
 // The kernels index rows, columns and k with 32-bit integers.
 #define SGEMM_MAX_DIMENSION ((size_t)INT32_MAX)
@@ -375,18 +375,10 @@ static void fill_args(const struct sgemm_call *c, const struct sgemm_plan *p, st
 
 static tailor_status launch(const struct sgemm_call *c, const struct sgemm_plan *p)
 {
-    struct kernel_lease kernel;
-    tailor_status status = kernel_acquire(c->ctx, p->op.program, p->op.kernel, &kernel);
-    if (status != TAILOR_SUCCESS)
-        return status;
     struct kernel_args args = {0};
     fill_args(c, p, &args);
-    status = kernel_set_args(&kernel, &args);
-    if (status == TAILOR_SUCCESS)
-        status = kernel_enqueue(&kernel, c->queue, 3, p->g.global, p->g.local, c->wait_count,
-                                c->wait_list, c->event);
-    kernel_release(&kernel);
-    return status;
+    return kernel_launch(c->ctx, p->op.program, p->op.kernel, &args, c->queue, 3, p->g.global,
+                         p->g.local, c->wait_count, c->wait_list, c->event);
 }
 
 // A stored operand: `lines` lines of `length` elements, ld apart.

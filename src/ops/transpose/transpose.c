@@ -10,7 +10,7 @@
 #include "checks.h"
 #include "context.h"
 #include "error.h"
-#include "program.h"
+#include "launch.h"
 #include "symbols.h"
 
 _Static_assert(TUNE_TRANSPOSE_METHOD_2 == TUNE_TRANSPOSE_METHOD_1 + 1 &&
@@ -216,10 +216,6 @@ static tailor_status plan_launch(const struct transpose_call *c, struct launch_p
 
 static tailor_status launch(const struct transpose_call *c, const struct launch_plan *plan)
 {
-    struct kernel_lease kernel;
-    tailor_status status = kernel_acquire(c->ctx, plan->op.program, plan->op.kernel, &kernel);
-    if (status != TAILOR_SUCCESS)
-        return status;
     struct kernel_args args = {0};
     args_u64(&args, c->rows);
     args_u64(&args, c->cols);
@@ -235,12 +231,8 @@ static tailor_status launch(const struct transpose_call *c, const struct launch_
     else if (c->scaling == SCALING_F64)
         args_f64(&args, c->alpha_f64);
     size_t global = plan->tiles * plan->group;
-    status = kernel_set_args(&kernel, &args);
-    if (status == TAILOR_SUCCESS)
-        status = kernel_enqueue(&kernel, c->queue, 1, &global, &plan->group, c->wait_count,
-                                c->wait_list, c->event);
-    kernel_release(&kernel);
-    return status;
+    return kernel_launch(c->ctx, plan->op.program, plan->op.kernel, &args, c->queue, 1, &global,
+                         &plan->group, c->wait_count, c->wait_list, c->event);
 }
 
 // The leading dimensions, checked before the quick return.
