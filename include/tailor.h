@@ -98,6 +98,12 @@ typedef enum tailor_cache_mode {
     TAILOR_CACHE_OFF = 2,
 } tailor_cache_mode;
 
+typedef enum tailor_tuned_mode {
+    TAILOR_TUNED_DEFAULT = 0, // on, unless TAILOR_TUNED=off in the environment
+    TAILOR_TUNED_ON = 1,
+    TAILOR_TUNED_OFF = 2,
+} tailor_tuned_mode;
+
 typedef struct tailor_settings {
     // Directory of the binary cache; NULL: $TAILOR_CACHE_DIR, else
     // $XDG_CACHE_HOME/tailor, else ~/.cache/tailor.
@@ -112,7 +118,10 @@ typedef struct tailor_settings {
     const char *build_options;
     // Size cap of the cache directory in bytes; 0: $TAILOR_CACHE_MAX_BYTES, else 256 MiB.
     uint64_t cache_max_bytes;
-    uint8_t reserved[64]; // must be zero
+    // Whether the device's tuning record (tailor_tune) supplies values
+    // between the profile's and the overrides.
+    tailor_tuned_mode tuned_mode;
+    uint8_t reserved[60]; // must be zero
 } tailor_settings;
 
 // Fills *settings with the defaults (everything from the environment).
@@ -466,6 +475,99 @@ typedef struct tailor_plan {
 // Thread-safety: safe.
 TAILOR_API tailor_status tailor_explain(tailor_context *ctx, const tailor_call *call,
                                         tailor_plan *plan);
+
+// The tuning record a handle uses: measured values of the tuning
+// parameters kept in the cache directory, one file per device identity
+// (platform, device, vendor, driver, profile, tailor version and the kernel
+// sources' hash). A handle loads its device's record when it is created;
+// overrides still win over its values.
+typedef struct tailor_tuning_info {
+    int loaded;      // 1: the record's values are in use
+    size_t values;   // values applied from it
+    char path[4096]; // the record's file (where it is, or would be written)
+    char note[512];  // why no record is in use, or what of it was ignored
+    uint8_t reserved[64];
+} tailor_tuning_info;
+
+// Thread-safety: safe.
+TAILOR_API tailor_status tailor_context_tuning_info(const tailor_context *ctx,
+                                                    tailor_tuning_info *info);
+
+// The stored record of the handle's device as JSON (the file's text, read
+// and checked again now). *length (may be NULL) gets its length without
+// the NUL; TAILOR_ERROR_INVALID_ARGUMENT if no valid record is stored or
+// it does not fit in size bytes (then *length says what is needed).
+TAILOR_API tailor_status tailor_context_tuning_export(const tailor_context *ctx, char *buffer,
+                                                      size_t size, size_t *length);
+
+// Stores a record exported on an identical device (same identity) as this
+// device's record, after checking its format, checksum, identity and that
+// every value is one this device takes; handles created afterwards use it.
+TAILOR_API tailor_status tailor_context_tuning_import(const tailor_context *ctx, const char *json,
+                                                      size_t length);
+
+// Removes the device's record; handles created afterwards run on the profile.
+TAILOR_API tailor_status tailor_context_tuning_reset(const tailor_context *ctx);
+
+// What tailor_tune searches, and for how long.
+typedef struct tailor_tune_request {
+    // Operations to tune, names separated by commas ("reduce,gemv,transpose,
+    // sgemm"); NULL or "": all.
+    const char *operations;
+    // Calls to tune for instead of the representative shapes (each of an
+    // operation being tuned; buffers are made for them); NULL: those shapes.
+    const tailor_call *calls;
+    size_t call_count;
+    double budget_seconds; // 0: 180 s on GPUs, 300 s on CPU devices
+    int dry_run;           // 1: search and report, store nothing
+    uint64_t seed;         // of the random sampling; 0: a fixed one
+    uint8_t reserved[64];  // must be zero
+} tailor_tune_request;
+
+// One step of a tuning run, as the progress callback gets it.
+typedef struct tailor_tune_progress {
+    const char *operation; // "sgemm"
+    const char *task;      // the group of parameters being searched, e.g. "big tiles"
+    const char *candidate; // the values tried that differ from the starting ones
+    // "start", "better", "timed", "invalid", "build-failed", "wrong-result",
+    // "opencl-error", "slow", "kept" or "reverted" (the task's result against
+    // its start, confirmed at the end)
+    const char *outcome;
+    const char *detail;    // why a candidate was rejected; "" otherwise
+    double relative;       // the candidate's time over the best's (geometric mean of the shapes); 0 if untimed
+    double best_relative;  // the best so far over the starting values
+    double elapsed_seconds, budget_seconds;
+    size_t tried, rejected;
+} tailor_tune_progress;
+
+typedef struct tailor_tune_result {
+    size_t tried, timed, invalid, build_failures, wrong_results, opencl_errors, slow;
+    size_t values;  // values in the record
+    size_t changed; // of them, those that differ from where tuning started
+    double seconds; // wall time of the run
+    int stored;     // 1: the record was written
+    char record_path[4096];
+    uint8_t reserved[64];
+} tailor_tune_result;
+
+// Searches the tuning parameters of the requested operations on the handle's
+// device, starting from the handle's values: random samples, then a local
+// search around the best, each candidate built, run and checked against a
+// host reference (the representative shapes, then each shrunk to partial
+// tiles at odd offsets) before it is timed against the best so far in
+// alternating batches. Candidates that do not build, fail an OpenCL call,
+// give a wrong result or run far slower are counted and skipped. Each group
+// of parameters keeps its result only if a final timing against its start
+// confirms it. Then the record (merged with the values the stored record
+// has for other operations) is written for handles created afterwards; the
+// handle itself keeps its values. Overridden parameters are not searched.
+// progress (may be NULL) is called after every candidate. Blocks until done.
+// Thread-safety: safe; the queue must belong to the handle's device, and
+// the run is timed more fairly when nothing else uses the device.
+TAILOR_API tailor_status tailor_tune(tailor_context *ctx, cl_command_queue queue,
+                                     const tailor_tune_request *request,
+                                     void (*progress)(const tailor_tune_progress *step, void *user),
+                                     void *user, tailor_tune_result *result);
 
 #ifdef __cplusplus
 }

@@ -7,5 +7,6 @@ int command_bench(int argc, char **argv);
 int command_cache(int argc, char **argv);
 int command_explain(int argc, char **argv);
 int command_params(int argc, char **argv);
+int command_tune(int argc, char **argv);
 
 #endif

@@ -77,6 +77,13 @@ static void print_device(const struct device_choice *choice, int verbose)
     tailor_context_cache_stats(tailor, &stats);
     printf("  cache             %s%s%s\n", stats.cache_enabled ? stats.cache_dir : "off",
            stats.cache_enabled ? "" : ": ", stats.cache_enabled ? "" : stats.cache_note);
+    tailor_tuning_info tuning;
+    tailor_context_tuning_info(tailor, &tuning);
+    if (tuning.loaded)
+        printf("  tuning record     %s (%zu values in use%s%s)\n", tuning.path, tuning.values,
+               tuning.note[0] ? "; " : "", tuning.note);
+    else
+        printf("  tuning record     none: %s\n", tuning.note);
     if (verbose)
         printf("  build options:\n");
     for (size_t i = 0; verbose && i < tailor_program_count(); ++i) {

@@ -14,6 +14,8 @@ static const char usage[] =
     "  params [--markdown]       every tuning parameter: kind, default, range, readers\n"
     "  bench [--device SELECTOR] [--op NAME] [--json FILE]\n"
     "                            the benchmark (see tailor bench --help)\n"
+    "  tune [--op OP] [--budget S] search the device's best tuning values and keep them\n"
+    "                            (see tailor tune --help; --show, --reset, --export, --import)\n"
     "  cache path|list|clear     the on-disk binary cache\n"
     "  version                   the library version\n";
 
@@ -32,6 +34,8 @@ int main(int argc, char **argv)
         return command_cache(argc - 1, argv + 1);
     if (strcmp(argv[1], "explain") == 0)
         return command_explain(argc - 1, argv + 1);
+    if (strcmp(argv[1], "tune") == 0)
+        return command_tune(argc - 1, argv + 1);
     if (strcmp(argv[1], "params") == 0)
         return command_params(argc - 1, argv + 1);
     if (strcmp(argv[1], "version") == 0) {

@@ -70,6 +70,9 @@ static tailor_status configure(tailor_context *ctx, const tailor_settings *setti
         status = operations_check_overrides(&ctx->profile, &ctx->info);
     if (status != TAILOR_SUCCESS)
         return status;
+    cache_open(&ctx->cache, resolved.cache_dir, resolved.cache_off, resolved.cache_max_bytes);
+    tuned_load(&ctx->tuned, &ctx->profile, &ctx->info, ctx->cache.dir, ctx->cache.enabled,
+               ctx->cache.note, !resolved.tuned_off);
     ctx->info.kind = ctx->profile.kind;
     snprintf(ctx->info.profile_name, sizeof ctx->info.profile_name, "%s", profile_name(&ctx->profile));
     ctx->info.cuda_sm = ctx->profile.cuda_sm;
@@ -79,7 +82,6 @@ static tailor_status configure(tailor_context *ctx, const tailor_settings *setti
     REQUIRE(!extra || strlen(extra) < sizeof ctx->extra_build_options, TAILOR_ERROR_INVALID_ARGUMENT,
             "the extra build options are longer than %zu bytes", sizeof ctx->extra_build_options - 1);
     snprintf(ctx->extra_build_options, sizeof ctx->extra_build_options, "%s", extra ? extra : "");
-    cache_open(&ctx->cache, resolved.cache_dir, resolved.cache_off, resolved.cache_max_bytes);
     return TAILOR_SUCCESS;
 }
 
@@ -160,6 +162,14 @@ tailor_status operation_settle(struct profile *profile, const tailor_device_info
     tailor_status status = operation->check(profile, facts);
     if (status == TAILOR_SUCCESS || profile_overrides_operation(profile, op))
         return status;
+    int tuned = 0;
+    for (int param = 0; param < TUNE_COUNT; ++param)
+        tuned |= param_table[param].op == op && profile->origin[param] == TAILOR_ORIGIN_TUNED;
+    if (tuned) {
+        profile_reset_operation(profile, op, 0);
+        if (operation->check(profile, facts) == TAILOR_SUCCESS)
+            return TAILOR_SUCCESS;
+    }
     profile_reset_operation(profile, op, 1);
     for (int param = 0; param < TUNE_COUNT; ++param)
         if (param_table[param].op == op)

@@ -12,6 +12,7 @@
 #include "operation.h"
 #include "profile.h"
 #include "tailor.h"
+#include "tuned.h"
 
 struct built_program;
 struct scratch_table;
@@ -49,6 +50,7 @@ struct tailor_context {
     char extra_build_options[1024];
     struct cache cache;
     struct cache_counters counters;
+    struct tuned_state tuned;
     // Programs are built, and operations made ready, once, under this lock;
     // launches read the published pointers and states without it.
     pthread_mutex_t build_lock;

@@ -33,6 +33,8 @@ struct operation {
     // (one of the operation's); NULL: every program of the operation can.
     // A program no call launches need not build with those values.
     int (*launches_program)(const struct profile *profile, enum program_id program);
+    // What the tuner searches (src/tune/tune_task.h).
+    const struct tune_tasks *tuning;
 };
 
 // Whether some call of the program's operation can launch it on `profile`.
@@ -53,8 +55,9 @@ tailor_status operation_settle(struct profile *profile, const tailor_device_info
 
 // Makes the operation's parameters valid for the device, once per handle:
 // values an override set that break a constraint are an error
-// (TAILOR_ERROR_INVALID_PROFILE, for every call of the operation); values of
-// the profile that break one fall back to the built-in defaults, and if those
+// (TAILOR_ERROR_INVALID_PROFILE, for every call of the operation); tuned
+// values that break one fall back to the profile row's, and values of the
+// profile that break one to the built-in defaults, and if those
 // break one too the operation is TAILOR_ERROR_UNSUPPORTED on this device.
 // Every other operation keeps working either way.
 tailor_status operation_ready(tailor_context *ctx, enum operation_id op);

@@ -251,12 +251,11 @@ static const struct ptx_requirement *unmet_ptx(const struct profile *profile, en
     return NULL;
 }
 
-static tailor_status set_tuning(struct profile *profile, const char *name, long value)
+tailor_status profile_set_value(struct profile *profile, enum param_id param, long value,
+                                tailor_origin origin)
 {
-    enum param_id param = param_find(name);
-    REQUIRE(param != TUNE_COUNT, TAILOR_ERROR_INVALID_PROFILE, "no tuning parameter is named '%s'",
-            name);
     const struct param_info *info = &param_table[param];
+    const char *name = info->name;
     REQUIRE(value >= info->minimum && value <= info->maximum, TAILOR_ERROR_INVALID_PROFILE,
             "tuning %s=%ld is outside [%d, %d]", name, value, info->minimum, info->maximum);
     REQUIRE(!(info->flags & POW2) || is_power_of_two(value), TAILOR_ERROR_INVALID_PROFILE,
@@ -271,8 +270,16 @@ static tailor_status set_tuning(struct profile *profile, const char *name, long 
             ptx ? ptx->min_ptx / 10 : 0, ptx ? ptx->min_ptx % 10 : 0, profile->cuda_sm,
             profile->ptx_isa / 10, profile->ptx_isa % 10);
     profile->tune[param] = (int)value;
-    profile->origin[param] = TAILOR_ORIGIN_OVERRIDE;
+    profile->origin[param] = (unsigned char)origin;
     return TAILOR_SUCCESS;
+}
+
+static tailor_status set_tuning(struct profile *profile, const char *name, long value)
+{
+    enum param_id param = param_find(name);
+    REQUIRE(param != TUNE_COUNT, TAILOR_ERROR_INVALID_PROFILE, "no tuning parameter is named '%s'",
+            name);
+    return profile_set_value(profile, param, value, TAILOR_ORIGIN_OVERRIDE);
 }
 
 // Parses "NAME=VALUE" items separated by commas, semicolons or spaces.
@@ -331,6 +338,11 @@ void profile_reset_operation(struct profile *profile, enum operation_id op, int 
     apply_row(profile, op, to_defaults);
 }
 
+int profile_param_applies(const struct profile *profile, enum param_id param)
+{
+    return param_applies(profile, param);
+}
+
 int profile_overrides_operation(const struct profile *profile, enum operation_id op)
 {
     for (int param = 0; param < TUNE_COUNT; ++param)
@@ -376,6 +388,23 @@ const char *profile_name(const struct profile *profile)
 size_t profile_row_count(void)
 {
     return PROFILE_ROW_COUNT;
+}
+
+tailor_device_kind profile_row_kind(size_t index)
+{
+    return index < PROFILE_ROW_COUNT ? profile_rows[index].kind : TAILOR_DEVICE_KIND_GENERIC;
+}
+
+int profile_row_value(size_t index, enum param_id param, int *value)
+{
+    if (index >= PROFILE_ROW_COUNT)
+        return 0;
+    for (const struct tuning_value *v = profile_rows[index].tuning; v->param != TUNE_COUNT; ++v)
+        if (v->param == param) {
+            *value = v->value;
+            return 1;
+        }
+    return 0;
 }
 
 const char *profile_row_name(size_t index)

@@ -38,6 +38,11 @@ const char *profile_name(const struct profile *profile);
 size_t profile_row_count(void);
 const char *profile_row_name(size_t index);
 
+// The code family of the index-th row, and the value it gives a parameter
+// (0 if it leaves the parameter at its default).
+tailor_device_kind profile_row_kind(size_t index);
+int profile_row_value(size_t index, enum param_id param, int *value);
+
 // Whether the profile passes the parameter to `program` as a -D option.
 int profile_emits(const struct profile *profile, enum program_id program, enum param_id param);
 
@@ -53,6 +58,16 @@ const char *device_symbol(tailor_device_kind kind);
 // Gives an operation's parameters their values without the overrides and the
 // tuned values: the row's (to_defaults = 0) or the built-in defaults (1).
 void profile_reset_operation(struct profile *profile, enum operation_id op, int to_defaults);
+
+// Sets one parameter, as an override is set: in its range, a power of two
+// where it must be, NVIDIA-only parameters on NVIDIA code only, inline PTX
+// the device and driver run; else TAILOR_ERROR_INVALID_PROFILE saying why.
+tailor_status profile_set_value(struct profile *profile, enum param_id param, long value,
+                                tailor_origin origin);
+
+// Whether the parameter means anything to the profile's code (NVIDIA-only
+// parameters elsewhere do not).
+int profile_param_applies(const struct profile *profile, enum param_id param);
 
 // Whether an operation has a value set by an override.
 int profile_overrides_operation(const struct profile *profile, enum operation_id op);

@@ -16,6 +16,7 @@
 #define ENV_CACHE "TAILOR_CACHE"
 #define ENV_CACHE_DIR "TAILOR_CACHE_DIR"
 #define ENV_CACHE_MAX_BYTES "TAILOR_CACHE_MAX_BYTES"
+#define ENV_TUNED "TAILOR_TUNED"
 
 static const char *nonempty_env(const char *name)
 {
@@ -66,6 +67,12 @@ tailor_status settings_resolve(const tailor_settings *settings, struct resolved_
                 settings->cache_mode == TAILOR_CACHE_OFF,
             TAILOR_ERROR_INVALID_ARGUMENT, "settings.cache_mode %d is not a tailor_cache_mode",
             (int)settings->cache_mode);
+    REQUIRE(settings->tuned_mode == TAILOR_TUNED_DEFAULT || settings->tuned_mode == TAILOR_TUNED_ON ||
+                settings->tuned_mode == TAILOR_TUNED_OFF,
+            TAILOR_ERROR_INVALID_ARGUMENT, "settings.tuned_mode %d is not a tailor_tuned_mode",
+            (int)settings->tuned_mode);
+    out->tuned_off = settings->tuned_mode == TAILOR_TUNED_OFF ||
+                     (settings->tuned_mode == TAILOR_TUNED_DEFAULT && env_says_off(ENV_TUNED));
     out->profile = setting_or_env(settings->profile, ENV_PROFILE);
     out->tuning = setting_or_env(settings->tuning, ENV_TUNING);
     out->build_options = setting_or_env(settings->build_options, ENV_BUILD_OPTIONS);

@@ -16,6 +16,7 @@ struct resolved_settings {
     const char *cache_dir;     // NULL: the default directory
     int cache_off;
     uint64_t cache_max_bytes; // 0: the cache's default
+    int tuned_off;            // the device's tuning record is not loaded
 };
 
 // The settings of a new handle; TAILOR_ERROR_INVALID_ARGUMENT for a bad field

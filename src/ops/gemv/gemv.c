@@ -551,7 +551,7 @@ static tailor_status explain(tailor_context *ctx, const tailor_call *call, struc
     return TAILOR_SUCCESS;
 }
 
-const struct operation gemv_operation = {check, scratch_bytes, explain, NULL};
+const struct operation gemv_operation = {check, scratch_bytes, explain, NULL, &gemv_tune_tasks};
 
 tailor_status tailor_sgemv(tailor_context *ctx, cl_command_queue queue, tailor_layout layout,
                            tailor_trans trans, size_t m, size_t n, float alpha, cl_mem a,

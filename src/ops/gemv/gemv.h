@@ -3,7 +3,9 @@
 #define TAILOR_GEMV_H
 
 #include "operation.h"
+#include "tune_task.h"
 
 extern const struct operation gemv_operation;
+extern const struct tune_tasks gemv_tune_tasks;
 
 #endif

@@ -171,7 +171,7 @@ static tailor_status explain(tailor_context *ctx, const tailor_call *call, struc
     return TAILOR_SUCCESS;
 }
 
-const struct operation reduce_operation = {check, scratch_bytes, explain, NULL};
+const struct operation reduce_operation = {check, scratch_bytes, explain, NULL, &reduce_tune_tasks};
 
 tailor_status tailor_reduce(tailor_context *ctx, cl_command_queue queue, tailor_reduce_op op,
                             tailor_dtype dtype, size_t n, cl_mem x, size_t x_offset, cl_mem result,

@@ -3,7 +3,9 @@
 #define TAILOR_REDUCE_H
 
 #include "operation.h"
+#include "tune_task.h"
 
 extern const struct operation reduce_operation;
+extern const struct tune_tasks reduce_tune_tasks;
 
 #endif

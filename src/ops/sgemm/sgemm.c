@@ -502,7 +502,7 @@ static tailor_status explain(tailor_context *ctx, const tailor_call *call, struc
     return TAILOR_SUCCESS;
 }
 
-const struct operation sgemm_operation = {check, NULL, explain, NULL};
+const struct operation sgemm_operation = {check, NULL, explain, NULL, &sgemm_tune_tasks};
 
 static tailor_status check_overlap(cl_mem input, const char *name, size_t offset, size_t extent,
                                    cl_mem c, size_t c_offset, size_t c_extent)

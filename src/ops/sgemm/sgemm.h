@@ -3,7 +3,9 @@
 #define TAILOR_SGEMM_H
 
 #include "operation.h"
+#include "tune_task.h"
 
 extern const struct operation sgemm_operation;
+extern const struct tune_tasks sgemm_tune_tasks;
 
 #endif

@@ -320,7 +320,7 @@ static int launches_program(const struct profile *profile, enum program_id progr
     return 0;
 }
 
-const struct operation transpose_operation = {check, NULL, explain, launches_program};
+const struct operation transpose_operation = {check, NULL, explain, launches_program, &transpose_tune_tasks};
 
 tailor_status tailor_transpose(tailor_context *ctx, cl_command_queue queue,
                                       size_t element_bytes, size_t rows, size_t cols, cl_mem a,

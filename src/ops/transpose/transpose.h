@@ -7,8 +7,10 @@
 #include <stddef.h>
 
 #include "operation.h"
+#include "tune_task.h"
 
 extern const struct operation transpose_operation;
+extern const struct tune_tasks transpose_tune_tasks;
 
 // Elements per vector access: TRANSPOSE_VECTOR_BYTES of them, between 1 and
 // 16 (OpenCL's widest vector); one for 16-byte elements, which are vectors.

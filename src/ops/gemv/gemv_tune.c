@@ -1,0 +1,33 @@
+// What the tuner searches for GEMV: on GPUs the kernels of short lines
+// (several lines a lockstep group), of long lines (vector loads, a group a
+// line, split dots) and of columns (transposed row-major), each on its own
+// shapes; on CPUs the CPU kernels (and whether to use them) on the CPU
+// bench's shapes.
+#include "gemv.h"
+
+#define ROWS(rows, cols) {.operation = TAILOR_OP_SGEMV, .m = rows, .n = cols, .alpha = 1, .beta = 0.5f}
+#define COLS(rows, cols)                                                                            \
+    {.operation = TAILOR_OP_SGEMV, .trans_a = TAILOR_TRANS, .m = rows, .n = cols, .alpha = 1, .beta = 0.5f}
+
+static const struct tune_task tasks[] = {
+    {"short lines", TUNE_ON_GPU, 2,
+     TUNE_PARAMS(TUNE_GEMV_ROW_WG, TUNE_GEMV_ROW_LANES, TUNE_GEMV_ROW_BATCH,
+                 TUNE_GEMV_MULTI_ROW_MAX_K, TUNE_GEMV_MULTI_ROW_LANES, TUNE_GEMV_MULTI_ROW_ELEMENTS),
+     {ROWS(16384, 16), ROWS(16384, 32), ROWS(16384, 128), ROWS(50000, 24), ROWS(4000, 300)}},
+    {"long lines", TUNE_ON_GPU, 3,
+     TUNE_PARAMS(TUNE_GEMV_VECTOR, TUNE_GEMV_VECTOR_MIN_K, TUNE_GEMV_GROUP_MIN_K, TUNE_GEMV_UNROLL,
+                 TUNE_GEMV_GROUPS_PER_CU, TUNE_GEMV_SPLIT_MIN_ELEMENTS, TUNE_GEMV_ONE_PASS),
+     {ROWS(8192, 8192), ROWS(1024, 65536), ROWS(65536, 1024), ROWS(3001, 5003), ROWS(64, 200000)}},
+    {"columns", TUNE_ON_GPU, 2,
+     TUNE_PARAMS(TUNE_GEMV_COL_WG, TUNE_GEMV_COL_THREADS, TUNE_GEMV_COL_VECTOR,
+                 TUNE_GEMV_COL_UNROLL),
+     {COLS(8192, 8192), COLS(65536, 1024), COLS(1024, 65536), COLS(3001, 5003)}},
+    {"cpu kernels", TUNE_ON_CPU, 3,
+     TUNE_PARAMS(TUNE_GEMV_CPU_KERNELS, TUNE_GEMV_CPU_VECTOR, TUNE_GEMV_CPU_COLS,
+                 TUNE_GEMV_CPU_LINE_MIN_K, TUNE_GEMV_GROUPS_PER_CU, TUNE_GEMV_SPLIT_MIN_ELEMENTS,
+                 TUNE_GEMV_ONE_PASS),
+     {ROWS(4096, 16), ROWS(4096, 128), ROWS(2048, 2048), ROWS(256, 16384), ROWS(16384, 256),
+      COLS(2048, 2048), ROWS(1001, 777)}},
+};
+
+const struct tune_tasks gemv_tune_tasks = {tasks, sizeof tasks / sizeof tasks[0], 0.25, NULL};

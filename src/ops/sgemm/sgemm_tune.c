@@ -1,0 +1,51 @@
+// What the tuner searches for SGEMM: on GPUs the big tile set with what it
+// shares with the mid set (load width, padding, order of the tiles) on
+// large products in three orientations and an odd shape, the mid tile set
+// and its threshold on products too small for the big tiles, and the small
+// kernel with its thresholds on skinny products; on CPUs the CPU kernels
+// (and whether to use them) on the CPU bench's shapes.
+#include "sgemm.h"
+
+#define GEMM(rows, cols, depth, ta, tb)                                                             \
+    {.operation = TAILOR_OP_SGEMM, .trans_a = ta, .trans_b = tb, .m = rows, .n = cols, .k = depth,  \
+     .alpha = 1, .beta = 0}
+#define N TAILOR_NO_TRANS
+#define T TAILOR_TRANS
+
+static const struct tune_task tasks[] = {
+    {"big tiles", TUNE_ON_GPU, 4,
+     TUNE_PARAMS(TUNE_SGEMM_BM, TUNE_SGEMM_BN, TUNE_SGEMM_BK, TUNE_SGEMM_TM, TUNE_SGEMM_TN,
+                 TUNE_SGEMM_VWM, TUNE_SGEMM_VWN, TUNE_SGEMM_WARP_TX, TUNE_SGEMM_WARP_TY,
+                 TUNE_SGEMM_DOUBLE_BUFFER, TUNE_SGEMM_PREFETCH, TUNE_SGEMM_LOAD_VEC,
+                 TUNE_SGEMM_WARP_INTERLEAVE, TUNE_SGEMM_KTHREADS, TUNE_SGEMM_PAD_A,
+                 TUNE_SGEMM_PAD_B, TUNE_SGEMM_SWIZZLE),
+     {GEMM(4096, 4096, 4096, N, N), GEMM(4096, 4096, 4096, T, N), GEMM(4096, 4096, 4096, N, T),
+      GEMM(3001, 2999, 1003, N, N)}},
+    {"mid tiles", TUNE_ON_GPU, 2,
+     TUNE_PARAMS(TUNE_SGEMM_MID_BM, TUNE_SGEMM_MID_BN, TUNE_SGEMM_MID_BK, TUNE_SGEMM_MID_TM,
+                 TUNE_SGEMM_MID_TN, TUNE_SGEMM_MID_VWM, TUNE_SGEMM_MID_VWN, TUNE_SGEMM_MID_WARP_TX,
+                 TUNE_SGEMM_MID_WARP_TY, TUNE_SGEMM_MID_DOUBLE_BUFFER, TUNE_SGEMM_MID_PREFETCH,
+                 TUNE_SGEMM_MID_PERCENT),
+     {GEMM(1024, 1024, 2048, N, N), GEMM(1024, 1024, 2048, N, T), GEMM(768, 1536, 1024, T, N),
+      GEMM(1000, 1000, 1000, N, N)}},
+    {"small", TUNE_ON_GPU, 1,
+     TUNE_PARAMS(TUNE_SGEMM_SMALL_DIM, TUNE_SGEMM_SMALL_CUBE, TUNE_SGEMM_SMALL_RM,
+                 TUNE_SGEMM_SMALL_RN, TUNE_SGEMM_SMALL_WG_X, TUNE_SGEMM_SMALL_WG_Y),
+     {GEMM(16, 4096, 1024, N, N), GEMM(128, 8192, 128, N, N), GEMM(100, 100, 100, N, N),
+      GEMM(4096, 24, 512, N, T)}},
+    {"cpu kernels", TUNE_ON_CPU, 1,
+     TUNE_PARAMS(TUNE_SGEMM_CPU_KERNELS, TUNE_SGEMM_CPU_RM, TUNE_SGEMM_CPU_VN, TUNE_SGEMM_CPU_NV,
+                 TUNE_SGEMM_CPU_DOT_RN, TUNE_SGEMM_CPU_WG, TUNE_SGEMM_CPU_ROWS_FIRST),
+     {GEMM(1024, 1024, 2048, N, N), GEMM(512, 512, 512, N, N), GEMM(512, 512, 512, N, T),
+      GEMM(301, 257, 129, T, N)}},
+};
+
+// Register tiles past 64 accumulators spill on every GPU, and their builds
+// alone took NVIDIA's compiler minutes.
+static int plausible(const int *t)
+{
+    return t[TUNE_SGEMM_TM] * t[TUNE_SGEMM_TN] <= 64 &&
+           t[TUNE_SGEMM_MID_TM] * t[TUNE_SGEMM_MID_TN] <= 64;
+}
+
+const struct tune_tasks sgemm_tune_tasks = {tasks, sizeof tasks / sizeof tasks[0], 0.4, plausible};
