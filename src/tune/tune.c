@@ -31,9 +31,15 @@
 // Attempts at drawing a valid random point before giving up on one.
 #define RANDOM_DRAWS 2000
 // A candidate is better when its geometric mean over the calls is this much
-// lower than the best's and no call is slower by more than SLOWER_LIMIT.
+// lower than the best's and no call is slower by more than SLOWER_LIMIT, or
+// when it is much better overall (MUCH_BETTER) and no call is slower by more
+// than TRADE_LIMIT. A task's result is kept when no call is slower than at
+// its start by more than KEEP_LIMIT.
 #define BETTER_BY 0.98
 #define SLOWER_LIMIT 1.03
+#define MUCH_BETTER 0.90
+#define TRADE_LIMIT 1.10
+#define KEEP_LIMIT 1.02
 // A candidate whose first timed call takes this many times the best's is
 // not timed further; for calls long enough that one call is a fair sample,
 // FAR_SLOWER_LONG times.
@@ -177,7 +183,9 @@ static tailor_status time_batch(struct run *run, struct contender *c, struct tun
     return TAILOR_SUCCESS;
 }
 
-// The first call settles the handle, the second sizes the batches.
+// The first call settles the handle, the second sizes the batches, and a
+// first batch (not kept) gives *once, the time of one call, for the
+// far-slower test: a single call on a CPU device was too noisy for it.
 static tailor_status prepare(struct run *run, struct contender *c, struct tune_data *data,
                              const struct timing *timing, double *once)
 {
@@ -188,7 +196,7 @@ static tailor_status prepare(struct run *run, struct contender *c, struct tune_d
         return status;
     double calls = *once > 0 ? timing->batch_seconds / *once + 1 : 10000;
     c->batch = calls > 10000 ? 10000 : (int)calls;
-    return TAILOR_SUCCESS;
+    return time_batch(run, c, data, c->batch, once);
 }
 
 // Medians of the candidate's and the best's batches, taken in turn on one
@@ -307,7 +315,9 @@ static enum verdict evaluate(struct run *run, struct task_state *t, tailor_conte
     }
     ++run->result->timed;
     *relative = exp(log_sum / (double)t->calls);
-    return *relative < BETTER_BY && *worst < SLOWER_LIMIT ? BETTER : NOT_BETTER;
+    int better = (*relative < BETTER_BY && *worst < SLOWER_LIMIT) ||
+                 (*relative < MUCH_BETTER && *worst < TRADE_LIMIT);
+    return better ? BETTER : NOT_BETTER;
 }
 
 // Builds, checks and times one point against the best; makes it the best
@@ -526,7 +536,8 @@ static tailor_status run_task(struct run *run, enum operation_id op, const struc
                 evaluate(run, &t, best_ctx, text, 1, &confirm_timing, &relative, &worst);
             t.best_ctx = best_ctx;
             tailor_context_release(&start_ctx);
-            int keep = verdict == BETTER || (verdict == NOT_BETTER && worst < SLOWER_LIMIT && relative < 1);
+            int keep = verdict != REJECTED && relative < 1 &&
+                       (worst < KEEP_LIMIT || (relative < MUCH_BETTER && worst < TRADE_LIMIT));
             run->best_relative = keep ? relative : 1;
             report(run, text, keep ? "kept" : "reverted", "", relative);
             if (keep)
