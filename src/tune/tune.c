@@ -33,8 +33,8 @@
 // A candidate is better when its geometric mean over the calls is this much
 // lower than the best's and no call is slower by more than SLOWER_LIMIT, or
 // when it is much better overall (MUCH_BETTER) and no call is slower by more
-// than TRADE_LIMIT. A task's result is kept when no call is slower than at
-// its start by more than KEEP_LIMIT.
+// than TRADE_LIMIT. A task's result is kept when it is better than its start
+// by BETTER_BY and no call is slower than there by more than KEEP_LIMIT.
 #define BETTER_BY 0.98
 #define SLOWER_LIMIT 1.03
 #define MUCH_BETTER 0.90
@@ -536,7 +536,7 @@ static tailor_status run_task(struct run *run, enum operation_id op, const struc
                 evaluate(run, &t, best_ctx, text, 1, &confirm_timing, &relative, &worst);
             t.best_ctx = best_ctx;
             tailor_context_release(&start_ctx);
-            int keep = verdict != REJECTED && relative < 1 &&
+            int keep = verdict != REJECTED && relative < BETTER_BY &&
                        (worst < KEEP_LIMIT || (relative < MUCH_BETTER && worst < TRADE_LIMIT));
             run->best_relative = keep ? relative : 1;
             report(run, text, keep ? "kept" : "reverted", "", relative);
