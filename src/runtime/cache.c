@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cache_entry.h"
+#include "file_io.h"
 #include "settings.h"
 #include "sha256.h"
 
@@ -97,7 +98,7 @@ void cache_open(struct cache *cache, const char *configured_dir, int disabled, u
     }
     // A cached binary is code that runs on the device: only a directory
     // nobody else can write to is trusted.
-    if (st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+    if (file_distrust(&st)) {
         snprintf(cache->note, sizeof cache->note,
                  "the cache directory is writable by other users or not owned by this user");
         return;
@@ -130,35 +131,6 @@ static int entry_path(const struct cache *cache, const char *key, char *path, si
     return length < 0 || (size_t)length >= size ? -1 : 0;
 }
 
-static int read_all(int fd, uint8_t *buffer, size_t size)
-{
-    size_t done = 0;
-    while (done < size) {
-        ssize_t got = read(fd, buffer + done, size - done);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            return -1;
-        done += (size_t)got;
-    }
-    return 0;
-}
-
-static int write_all(int fd, const void *data, size_t size)
-{
-    const uint8_t *bytes = data;
-    while (size > 0) {
-        ssize_t put = write(fd, bytes, size);
-        if (put < 0 && errno == EINTR)
-            continue;
-        if (put <= 0)
-            return -1;
-        bytes += put;
-        size -= (size_t)put;
-    }
-    return 0;
-}
-
 enum cache_lookup cache_load(const struct cache *cache, const char *key, uint8_t **entry,
                              const uint8_t **payload, size_t *payload_size)
 {
@@ -176,8 +148,8 @@ enum cache_lookup cache_load(const struct cache *cache, const char *key, uint8_t
     enum cache_lookup outcome = CACHE_BAD_ENTRY;
     struct stat st;
     uint8_t *data = NULL;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-        (st.st_mode & (S_IWGRP | S_IWOTH)) || (uint64_t)st.st_size > CACHE_ENTRY_MAX_BYTES)
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || file_distrust(&st) ||
+        (uint64_t)st.st_size > CACHE_ENTRY_MAX_BYTES)
         goto done;
     data = malloc(st.st_size ? (size_t)st.st_size : 1);
     if (!data) {

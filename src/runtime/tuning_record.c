@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file_io.h"
 #include "sha256.h"
 
 // Printed in the record's order; a field of size 0 is vendor_id, the one integer.
@@ -631,29 +632,6 @@ static enum tuning_record_check note(char *why, size_t why_size, enum tuning_rec
     return check;
 }
 
-static const char *distrust(const struct stat *st)
-{
-    if (st->st_uid != geteuid())
-        return "owned by another user";
-    if (st->st_mode & (S_IWGRP | S_IWOTH))
-        return "writable by group or others";
-    return NULL;
-}
-
-static int read_all(int fd, char *buffer, size_t size)
-{
-    size_t done = 0;
-    while (done < size) {
-        ssize_t got = read(fd, buffer + done, size - done);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            return -1;
-        done += (size_t)got;
-    }
-    return 0;
-}
-
 enum tuning_record_check tuning_record_load(const char *dir, const struct tuning_identity *identity,
                                             struct tuning_record *record, char *why,
                                             size_t why_size)
@@ -667,8 +645,9 @@ enum tuning_record_check tuning_record_load(const char *dir, const struct tuning
                     "the directory: %s", strerror(errno));
     if (!S_ISDIR(st.st_mode))
         return note(why, why_size, TUNING_RECORD_IO_ERROR, "%s", "the directory is not one");
-    if (distrust(&st))
-        return note(why, why_size, TUNING_RECORD_UNTRUSTED, "the directory is %s", distrust(&st));
+    if (file_distrust(&st))
+        return note(why, why_size, TUNING_RECORD_UNTRUSTED, "the directory is %s",
+                    file_distrust(&st));
     // O_NONBLOCK: a FIFO in the record's place must not hang the open.
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
@@ -687,8 +666,9 @@ enum tuning_record_check tuning_record_load(const char *dir, const struct tuning
     } else if (!S_ISREG(st.st_mode)) {
         check =
             note(why, why_size, TUNING_RECORD_UNTRUSTED, "%s", "the record is not a regular file");
-    } else if (distrust(&st)) {
-        check = note(why, why_size, TUNING_RECORD_UNTRUSTED, "the record is %s", distrust(&st));
+    } else if (file_distrust(&st)) {
+        check = note(why, why_size, TUNING_RECORD_UNTRUSTED, "the record is %s",
+                     file_distrust(&st));
     } else if ((uint64_t)st.st_size > TUNING_RECORD_MAX_BYTES) {
         check = note(why, why_size, TUNING_RECORD_MALFORMED, "%s",
                      "the record is larger than TUNING_RECORD_MAX_BYTES");
@@ -706,20 +686,6 @@ enum tuning_record_check tuning_record_load(const char *dir, const struct tuning
     free(text);
     close(fd);
     return check;
-}
-
-static int write_all(int fd, const char *data, size_t size)
-{
-    while (size > 0) {
-        ssize_t put = write(fd, data, size);
-        if (put < 0 && errno == EINTR)
-            continue;
-        if (put <= 0)
-            return errno = put == 0 ? EIO : errno, -1;
-        data += put;
-        size -= (size_t)put;
-    }
-    return 0;
 }
 
 int tuning_record_store(const char *dir, const struct tuning_record *record)
