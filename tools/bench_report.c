@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "json.h"
+
 // The roofline of one row: arithmetic intensity against the ridge point of
 // the device's measured limits decides the bound and the limit it is held to.
 struct roofline {
@@ -72,20 +74,6 @@ void bench_print_row(const struct bench *b, const struct bench_row *row)
            row->dtype, row->variant, time, launch_floor, r.gbps, r.gflops, r.intensity, r.bound,
            100 * r.fraction, clblast, speedup, row->note);
     fflush(stdout);
-}
-
-static void json_string(FILE *f, const char *text)
-{
-    fputc('"', f);
-    for (const unsigned char *c = (const unsigned char *)text; *c; ++c) {
-        if (*c == '"' || *c == '\\')
-            fprintf(f, "\\%c", *c);
-        else if (*c < 0x20)
-            fprintf(f, "\\u%04x", *c);
-        else
-            fputc(*c, f);
-    }
-    fputc('"', f);
 }
 
 static void json_device(FILE *f, const struct bench *b)

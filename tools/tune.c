@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "device_select.h"
+#include "json.h"
 #include "tailor.h"
 
 #define MAX_SHAPES 64
@@ -111,20 +112,6 @@ struct progress_state {
     size_t steps;
     char best_line[256];
 };
-
-static void json_string(FILE *out, const char *text)
-{
-    fputc('"', out);
-    for (const unsigned char *c = (const unsigned char *)text; *c; ++c) {
-        if (*c == '"' || *c == '\\')
-            fprintf(out, "\\%c", *c);
-        else if (*c < 0x20)
-            fprintf(out, "\\u%04x", *c);
-        else
-            fputc(*c, out);
-    }
-    fputc('"', out);
-}
 
 static void on_progress(const tailor_tune_progress *step, void *user)
 {
@@ -321,9 +308,13 @@ int command_tune(int argc, char **argv)
         fprintf(stderr, "tune: cannot write %s\n", json_path);
         goto done;
     }
-    if (progress.json)
-        fprintf(progress.json, "{\n  \"device\": \"%s\",\n  \"profile\": \"%s\",\n  \"steps\": [",
-                info.device_name, info.profile_name);
+    if (progress.json) {
+        fprintf(progress.json, "{\n  \"device\": ");
+        json_string(progress.json, info.device_name);
+        fprintf(progress.json, ",\n  \"profile\": ");
+        json_string(progress.json, info.profile_name);
+        fprintf(progress.json, ",\n  \"steps\": [");
+    }
     tailor_tune_result result;
     tailor_status tuned = tailor_tune(tailor, queue, &request, on_progress, &progress, &result);
     if (progress.terminal)
