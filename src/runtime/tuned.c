@@ -1,6 +1,7 @@
 #include "tuned.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +13,12 @@
 #include "registry.h"
 #include "sha256.h"
 
-// One hash over every distinct kernel source, in program order.
-static void sources_hash(char hex[SHA256_HEX_BYTES])
+// One hash over every distinct kernel source, in program order, made once:
+// every handle's creation needs it.
+static char sources_hex[SHA256_HEX_BYTES];
+static pthread_once_t sources_hashed = PTHREAD_ONCE_INIT;
+
+static void hash_sources(void)
 {
     struct sha256 h;
     sha256_init(&h);
@@ -27,7 +32,7 @@ static void sources_hash(char hex[SHA256_HEX_BYTES])
     }
     uint8_t digest[SHA256_BYTES];
     sha256_final(&h, digest);
-    sha256_hex(digest, hex);
+    sha256_hex(digest, sources_hex);
 }
 
 void tuned_identity(const tailor_device_info *facts, const struct profile *profile,
@@ -40,7 +45,8 @@ void tuned_identity(const tailor_device_info *facts, const struct profile *profi
     snprintf(identity->driver, sizeof identity->driver, "%s", facts->driver_version);
     snprintf(identity->profile, sizeof identity->profile, "%s", profile_name(profile));
     snprintf(identity->tailor, sizeof identity->tailor, "%s", TAILOR_LIBRARY_VERSION);
-    sources_hash(identity->sources);
+    pthread_once(&sources_hashed, hash_sources);
+    snprintf(identity->sources, sizeof identity->sources, "%s", sources_hex);
 }
 
 static void append_note(char *note, size_t size, const char *text)

@@ -327,12 +327,6 @@ static void try_point(struct run *run, struct task_state *t, const int *point, c
     char text[1024], why[1024];
     describe_point(t->params, point, start, text, sizeof text);
     ++run->result->tried;
-    const struct tune_tasks *tuning = operation_table[t->op]->tuning;
-    if (tuning->plausible && !tuning->plausible(point)) {
-        ++run->result->invalid;
-        report(run, text, "invalid", "outside the operation's plausible space", 0);
-        return;
-    }
     if (!tune_point_valid(&run->base, &run->ctx->info, point, t->op, why, sizeof why)) {
         ++run->result->invalid;
         report(run, text, "invalid", why, 0);
@@ -379,8 +373,7 @@ static int random_point(struct run *run, const struct task_state *t, const int *
             tune_ladder(*p, start[*p], &ladder);
             point[*p] = ladder.values[tune_random(&run->seed) % (uint64_t)ladder.count];
         }
-        const struct tune_tasks *tuning = operation_table[t->op]->tuning;
-        if (!same_point(t, point, t->best) && (!tuning->plausible || tuning->plausible(point)) &&
+        if (!same_point(t, point, t->best) &&
             tune_point_valid(&run->base, &run->ctx->info, point, t->op, why, sizeof why))
             return 1;
     }
@@ -446,9 +439,7 @@ static int local_pass(struct run *run, struct task_state *t, const int *start, d
         memcpy(point, t->best, sizeof point);
         point[param] = ladder.values[next];
         char why[512];
-        const struct tune_tasks *tuning = operation_table[t->op]->tuning;
-        if ((tuning->plausible && !tuning->plausible(point)) ||
-            !tune_point_valid(&run->base, &run->ctx->info, point, t->op, why, sizeof why))
+        if (!tune_point_valid(&run->base, &run->ctx->info, point, t->op, why, sizeof why))
             continue; // a neighbour the constraints rule out costs nothing to skip
         tailor_context *before = t->best_ctx;
         try_point(run, t, point, start);

@@ -73,6 +73,10 @@ int tune_point_valid(const struct profile *base, const tailor_device_info *facts
         }
     }
     const struct operation *operation = operation_table[op];
+    if (operation->tuning && operation->tuning->plausible && !operation->tuning->plausible(values)) {
+        snprintf(why, why_size, "outside the operation's plausible space");
+        return 0;
+    }
     if (operation->check && operation->check(&trial, facts) != TAILOR_SUCCESS) {
         snprintf(why, why_size, "%s", tailor_last_error());
         error_clear();

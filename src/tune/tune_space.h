@@ -23,7 +23,8 @@ void tune_ladder(enum param_id param, int start, struct ladder *ladder);
 uint64_t tune_random(uint64_t *state);
 
 // Whether `values` (a whole profile's) is one the device takes: each value
-// as an override would be checked, and the operation's constraints.
+// as an override would be checked, the operation's prior on its space
+// (tune_tasks.plausible), and its constraints.
 int tune_point_valid(const struct profile *base, const tailor_device_info *facts, const int *values,
                      enum operation_id op, char *why, size_t why_size);
 
