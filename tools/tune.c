@@ -110,7 +110,6 @@ struct progress_state {
     int terminal;
     FILE *json;
     size_t steps;
-    char best_line[256];
 };
 
 static void on_progress(const tailor_tune_progress *step, void *user)
@@ -141,10 +140,9 @@ static void on_progress(const tailor_tune_progress *step, void *user)
         for (int i = 0; i < 30; ++i)
             bar[i] = i < filled ? '#' : '.';
         bar[30] = '\0';
-        fprintf(stderr, "\r\033[K[%s] %3.0f s/%.0f  %s/%s best %.3f  %s %s: %.60s", bar,
+        fprintf(stderr, "\r\033[K[%s] %3.0f s/%.0f  %s/%s best %.3f  %s: %.60s", bar,
                 step->elapsed_seconds, step->budget_seconds, step->operation, step->task,
-                step->best_relative, step->outcome,
-                step->relative > 0 ? "" : "", step->candidate);
+                step->best_relative, step->outcome, step->candidate);
         if (strcmp(step->outcome, "kept") == 0 || strcmp(step->outcome, "reverted") == 0)
             fprintf(stderr, "\r\033[K%s/%s: %s at %.3f of the start: %s\n", step->operation,
                     step->task, step->outcome, step->relative, step->candidate);
@@ -303,7 +301,7 @@ int command_tune(int argc, char **argv)
     tailor_device_info info;
     tailor_context_device_info(tailor, &info);
     fprintf(stderr, "tuning %s (profile %s)\n", info.device_name, info.profile_name);
-    struct progress_state progress = {isatty(STDERR_FILENO), NULL, 0, ""};
+    struct progress_state progress = {isatty(STDERR_FILENO), NULL, 0};
     if (json_path && !(progress.json = fopen(json_path, "w"))) {
         fprintf(stderr, "tune: cannot write %s\n", json_path);
         goto done;

@@ -313,7 +313,6 @@ static enum verdict evaluate(struct run *run, struct task_state *t, tailor_conte
         if (ratio > *worst)
             *worst = ratio;
     }
-    ++run->result->timed;
     *relative = exp(log_sum / (double)t->calls);
     int better = (*relative < BETTER_BY && *worst < SLOWER_LIMIT) ||
                  (*relative < MUCH_BETTER && *worst < TRADE_LIMIT);
@@ -341,6 +340,7 @@ static void try_point(struct run *run, struct task_state *t, const int *point, c
     }
     double relative, worst;
     enum verdict verdict = evaluate(run, t, candidate, text, 0, &search_timing, &relative, &worst);
+    run->result->timed += verdict != REJECTED;
     if (verdict == BETTER) {
         tailor_context_release(&t->best_ctx);
         t->best_ctx = candidate;
