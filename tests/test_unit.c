@@ -228,6 +228,16 @@ static void test_forced_profiles(void)
             continue; // needs sub-groups: test_profile_table detects it
         CHECK(profile_select(device, name, NULL, &profile) == TAILOR_SUCCESS, "forcing %s: %s", name,
               tailor_last_error());
+        // Its record's values pass the checks an override gets, constraints included.
+        for (int param = 0; param < TUNE_COUNT; ++param) {
+            int value;
+            if (profile_row_value(i, (enum param_id)param, &value))
+                CHECK(profile_set_value(&profile, (enum param_id)param, value, TAILOR_ORIGIN_OVERRIDE) ==
+                          TAILOR_SUCCESS,
+                      "%s: %s", name, tailor_last_error());
+        }
+        CHECK(operations_check_overrides(&profile, device) == TAILOR_SUCCESS, "%s: %s", name,
+              tailor_last_error());
     }
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "profile_records.h"
 #include "symbols.h"
 
 _Static_assert(DEVICE_GENERIC == TAILOR_DEVICE_KIND_GENERIC &&
@@ -24,11 +25,6 @@ const char *device_symbol(tailor_device_kind kind)
     return device_symbols[kind];
 }
 
-struct tuning_value {
-    enum param_id param;
-    int value;
-};
-
 struct profile_row {
     const char *name;
     tailor_device_kind kind;      // the code family it runs
@@ -36,114 +32,24 @@ struct profile_row {
     int lockstep;                 // width of its lockstep code; AMD rows: the wavefront detected
     int use_subgroups;
     int simd_floats;              // CPU rows: detected from this native float vector width on
-    const struct tuning_value *tuning; // ended by TUNE_COUNT
+    enum builtin_record_id values; // src/profiles/<profile>.json
 };
 
-#define END_OF_TUNING {TUNE_COUNT, 0}
-
-// The values below were chosen by sweeps on the devices doc/performance.md
-// names (an H100, POCL on AVX2 and AVX-512 CPUs); doc/tuning.md says what
-// each sweep found.
-static const struct tuning_value nvidia_tuning[] = {
-    {TUNE_REDUCE_WG_SIZE, 1024}, {TUNE_REDUCE_GROUPS_PER_CU, 2}, {TUNE_REDUCE_VECTOR_BYTES, 32},
-    {TUNE_REDUCE_UNROLL, 4},     {TUNE_REDUCE_ONE_PASS, 1},      {TUNE_REDUCE_SMALL_N, 32768},
-    {TUNE_GEMV_GROUPS_PER_CU, 8}, {TUNE_GEMV_GROUP_MIN_K, 16384}, {TUNE_GEMV_ONE_PASS, 1},
-    {TUNE_GEMV_MULTI_ROW_MAX_K, 128}, {TUNE_GEMV_MULTI_ROW_ELEMENTS, 16},
-    {TUNE_TRANSPOSE_WG_X, 16},   {TUNE_TRANSPOSE_WG_Y, 32},      {TUNE_TRANSPOSE_LOADS, 8},
-    {TUNE_TRANSPOSE_METHOD_4, TRANSPOSE_LOCAL}, {TUNE_TRANSPOSE_METHOD_8, TRANSPOSE_LOCAL},
-    {TUNE_TRANSPOSE_LOAD_HINT, 1}, {TUNE_TRANSPOSE_STORE_HINT, 1}, {TUNE_TRANSPOSE_BAND, 4096},
-    {TUNE_TRANSPOSE_LOCAL_STEPS, 2},
-    {TUNE_SGEMM_BM, 128},        {TUNE_SGEMM_BN, 128},           {TUNE_SGEMM_BK, 16},
-    {TUNE_SGEMM_TM, 8},          {TUNE_SGEMM_TN, 8},             {TUNE_SGEMM_VWM, 4},
-    {TUNE_SGEMM_VWN, 4},         {TUNE_SGEMM_WARP_TX, 8},        {TUNE_SGEMM_WARP_TY, 4},
-    {TUNE_SGEMM_MID_BM, 64},     {TUNE_SGEMM_MID_BN, 64},        {TUNE_SGEMM_MID_BK, 16},
-    {TUNE_SGEMM_MID_TM, 8},      {TUNE_SGEMM_MID_TN, 4},         {TUNE_SGEMM_MID_VWM, 4},
-    {TUNE_SGEMM_MID_VWN, 4},     {TUNE_SGEMM_MID_WARP_TX, 8},    {TUNE_SGEMM_MID_WARP_TY, 4},
-    {TUNE_SGEMM_WARP_INTERLEAVE, 1},
-    {TUNE_SGEMM_LOAD_VEC, 4},    {TUNE_SGEMM_KTHREADS, 2},       {TUNE_SGEMM_PAD_A, 4},
-    {TUNE_SGEMM_PAD_B, 4},       {TUNE_SGEMM_DOUBLE_BUFFER, 1},  {TUNE_SGEMM_PREFETCH, 0},
-    {TUNE_SGEMM_MID_DOUBLE_BUFFER, 1}, {TUNE_SGEMM_MID_PREFETCH, 1},
-    {TUNE_SGEMM_SWIZZLE, 8},     {TUNE_SGEMM_MID_PERCENT, 200},  {TUNE_SGEMM_SMALL_DIM, 32},
-    {TUNE_SGEMM_SMALL_CUBE, 256},
-    END_OF_TUNING,
-};
-
-// AMD and Intel GPUs: not measured here; the tile shapes public tuned GEMMs
-// use there (128 x 128 tiles of 256 work-items, 8 x 8 per item).
-static const struct tuning_value amd_tuning[] = {
-    {TUNE_REDUCE_WG_SIZE, 256}, {TUNE_REDUCE_GROUPS_PER_CU, 8}, {TUNE_REDUCE_ONE_PASS, 1},
-    {TUNE_GEMV_GROUPS_PER_CU, 8}, {TUNE_GEMV_ONE_PASS, 1},
-    {TUNE_SGEMM_BM, 128},        {TUNE_SGEMM_BN, 128},           {TUNE_SGEMM_BK, 16},
-    {TUNE_SGEMM_TM, 8},          {TUNE_SGEMM_TN, 8},             {TUNE_SGEMM_MID_BM, 64},
-    {TUNE_SGEMM_MID_BN, 64},     {TUNE_SGEMM_MID_TM, 4},         {TUNE_SGEMM_MID_TN, 4},
-    {TUNE_SGEMM_MID_VWM, 4},     {TUNE_SGEMM_MID_VWN, 4},        {TUNE_SGEMM_PAD_A, 4},
-    {TUNE_SGEMM_PAD_B, 4},       {TUNE_SGEMM_KTHREADS, 2},       {TUNE_SGEMM_DOUBLE_BUFFER, 1},
-    {TUNE_SGEMM_PREFETCH, 1},    {TUNE_SGEMM_MID_DOUBLE_BUFFER, 1}, {TUNE_SGEMM_MID_PREFETCH, 1},
-    {TUNE_SGEMM_SWIZZLE, 8},     {TUNE_SGEMM_MID_PERCENT, 200},
-    {TUNE_SGEMM_SMALL_DIM, 32},  {TUNE_SGEMM_SMALL_CUBE, 256},
-    END_OF_TUNING,
-};
-
-static const struct tuning_value intel_gpu_tuning[] = {
-    {TUNE_REDUCE_WG_SIZE, 256},  {TUNE_REDUCE_GROUPS_PER_CU, 4}, {TUNE_SGEMM_BM, 128},
-    {TUNE_SGEMM_BN, 128},        {TUNE_SGEMM_BK, 16},            {TUNE_SGEMM_TM, 8},
-    {TUNE_SGEMM_TN, 8},          {TUNE_SGEMM_MID_BM, 64},        {TUNE_SGEMM_MID_BN, 64},
-    {TUNE_SGEMM_MID_TM, 4},      {TUNE_SGEMM_MID_TN, 4},         {TUNE_SGEMM_MID_VWM, 4},
-    {TUNE_SGEMM_MID_VWN, 4},     {TUNE_SGEMM_PAD_A, 4},          {TUNE_SGEMM_PAD_B, 4},
-    {TUNE_SGEMM_DOUBLE_BUFFER, 1}, {TUNE_SGEMM_PREFETCH, 1},     {TUNE_SGEMM_MID_DOUBLE_BUFFER, 1},
-    {TUNE_SGEMM_MID_PREFETCH, 1}, {TUNE_SGEMM_MID_PERCENT, 200},
-    {TUNE_SGEMM_SMALL_DIM, 32},  {TUNE_SGEMM_SMALL_CUBE, 256},
-    END_OF_TUNING,
-};
-
-// CPUs: one work-item per group and a few per core, each streaming long
-// contiguous runs; the CPU kernels of every operation. The SGEMM register
-// block fills the vector registers the native width implies: 16 of 8
-// floats (AVX2), 32 of 16 (AVX-512), 16 of 4 (SSE, NEON).
-#define CPU_TUNING                                                                                  \
-    {TUNE_REDUCE_WG_SIZE, 1}, {TUNE_REDUCE_GROUPS_PER_CU, 4}, {TUNE_REDUCE_VECTOR_BYTES, 64},       \
-        {TUNE_REDUCE_ONE_PASS, 1}, {TUNE_REDUCE_CONTIGUOUS, 1}, {TUNE_REDUCE_SMALL_N, 65536},       \
-        {TUNE_GEMV_CPU_KERNELS, 1}, {TUNE_GEMV_CPU_COLS, 1024}, {TUNE_GEMV_GROUPS_PER_CU, 2},       \
-        {TUNE_GEMV_SPLIT_MIN_ELEMENTS, 65536}, {TUNE_GEMV_ONE_PASS, 1},                             \
-        {TUNE_TRANSPOSE_METHOD_1, TRANSPOSE_CPU}, {TUNE_TRANSPOSE_METHOD_2, TRANSPOSE_CPU},         \
-        {TUNE_TRANSPOSE_METHOD_4, TRANSPOSE_CPU}, {TUNE_TRANSPOSE_METHOD_8, TRANSPOSE_CPU},         \
-        {TUNE_TRANSPOSE_METHOD_16, TRANSPOSE_CPU}, {TUNE_TRANSPOSE_WG_X, 1},                        \
-        {TUNE_TRANSPOSE_WG_Y, 1}, {TUNE_TRANSPOSE_VECTOR_BYTES, 32},                                \
-        {TUNE_TRANSPOSE_CPU_BLOCK, 128}, {TUNE_TRANSPOSE_CPU_STREAM_BYTES, 8 << 20},                \
-        {TUNE_SGEMM_CPU_KERNELS, 1}
-
-static const struct tuning_value cpu_simd16_tuning[] = {
-    CPU_TUNING, {TUNE_GEMV_CPU_VECTOR, 8},
-    {TUNE_SGEMM_CPU_RM, 6}, {TUNE_SGEMM_CPU_VN, 16}, {TUNE_SGEMM_CPU_NV, 4},
-    END_OF_TUNING,
-};
-
-static const struct tuning_value cpu_simd8_tuning[] = {
-    CPU_TUNING, {TUNE_GEMV_CPU_VECTOR, 8},
-    {TUNE_SGEMM_CPU_RM, 6}, {TUNE_SGEMM_CPU_VN, 8}, {TUNE_SGEMM_CPU_NV, 2},
-    END_OF_TUNING,
-};
-
-static const struct tuning_value cpu_tuning[] = {
-    CPU_TUNING, {TUNE_GEMV_CPU_VECTOR, 4},
-    {TUNE_SGEMM_CPU_RM, 6}, {TUNE_SGEMM_CPU_VN, 4}, {TUNE_SGEMM_CPU_NV, 2},
-    END_OF_TUNING,
-};
-
-static const struct tuning_value generic_tuning[] = {END_OF_TUNING};
-
+// The values are data: the tuning records in src/profiles, measured with the
+// profile each is named after and shared by rows of the same code family
+// (doc/tuning.md says how they were found and how to regenerate them).
 // First match wins; the last row matches every device.
 static const struct profile_row profile_rows[] = {
-    {"nvidia-sm70", TAILOR_DEVICE_KIND_NVIDIA, 70, 1000, 32, 0, 0, nvidia_tuning},
-    {"nvidia-sm30", TAILOR_DEVICE_KIND_NVIDIA, 30, 69, 32, 0, 0, nvidia_tuning},
-    {"nvidia-sm20", TAILOR_DEVICE_KIND_NVIDIA, 0, 29, 32, 0, 0, nvidia_tuning},
-    {"amd-wave64", TAILOR_DEVICE_KIND_AMD, 0, 0, 64, 0, 0, amd_tuning},
-    {"amd-wave32", TAILOR_DEVICE_KIND_AMD, 0, 0, 32, 0, 0, amd_tuning},
-    {"intel-gpu", TAILOR_DEVICE_KIND_INTEL, 0, 0, 0, 1, 0, intel_gpu_tuning},
-    {"cpu-simd16", TAILOR_DEVICE_KIND_CPU, 0, 0, 0, 0, 16, cpu_simd16_tuning},
-    {"cpu-simd8", TAILOR_DEVICE_KIND_CPU, 0, 0, 0, 0, 8, cpu_simd8_tuning},
-    {"cpu", TAILOR_DEVICE_KIND_CPU, 0, 0, 0, 0, 0, cpu_tuning},
-    {"generic", TAILOR_DEVICE_KIND_GENERIC, 0, 0, 0, 0, 0, generic_tuning},
+    {"nvidia-sm70", TAILOR_DEVICE_KIND_NVIDIA, 70, 1000, 32, 0, 0, RECORD_NVIDIA_SM70},
+    {"nvidia-sm30", TAILOR_DEVICE_KIND_NVIDIA, 30, 69, 32, 0, 0, RECORD_NVIDIA_SM70},
+    {"nvidia-sm20", TAILOR_DEVICE_KIND_NVIDIA, 0, 29, 32, 0, 0, RECORD_NVIDIA_SM70},
+    {"amd-wave64", TAILOR_DEVICE_KIND_AMD, 0, 0, 64, 0, 0, RECORD_AMD_WAVE64},
+    {"amd-wave32", TAILOR_DEVICE_KIND_AMD, 0, 0, 32, 0, 0, RECORD_AMD_WAVE64},
+    {"intel-gpu", TAILOR_DEVICE_KIND_INTEL, 0, 0, 0, 1, 0, RECORD_INTEL_GPU},
+    {"cpu-simd16", TAILOR_DEVICE_KIND_CPU, 0, 0, 0, 0, 16, RECORD_CPU_SIMD16},
+    {"cpu-simd8", TAILOR_DEVICE_KIND_CPU, 0, 0, 0, 0, 8, RECORD_CPU_SIMD8},
+    {"cpu", TAILOR_DEVICE_KIND_CPU, 0, 0, 0, 0, 0, RECORD_CPU},
+    {"generic", TAILOR_DEVICE_KIND_GENERIC, 0, 0, 0, 0, 0, RECORD_GENERIC},
 };
 
 #define PROFILE_ROW_COUNT (sizeof profile_rows / sizeof profile_rows[0])
@@ -324,7 +230,8 @@ static void apply_row(struct profile *profile, enum operation_id op, int to_defa
     }
     if (to_defaults)
         return;
-    for (const struct tuning_value *v = profile->row->tuning; v->param != TUNE_COUNT; ++v) {
+    const struct tuning_value *values = builtin_records[profile->row->values].values;
+    for (const struct tuning_value *v = values; v->param != TUNE_COUNT; ++v) {
         if ((op != OP_COUNT && param_table[v->param].op != op) || !param_applies(profile, v->param))
             continue;
         int unmet = unmet_ptx(profile, v->param, v->value) != NULL;
@@ -399,7 +306,8 @@ int profile_row_value(size_t index, enum param_id param, int *value)
 {
     if (index >= PROFILE_ROW_COUNT)
         return 0;
-    for (const struct tuning_value *v = profile_rows[index].tuning; v->param != TUNE_COUNT; ++v)
+    const struct tuning_value *values = builtin_records[profile_rows[index].values].values;
+    for (const struct tuning_value *v = values; v->param != TUNE_COUNT; ++v)
         if (v->param == param) {
             *value = v->value;
             return 1;
