@@ -370,7 +370,10 @@ TAILOR_API tailor_status tailor_domatcopy(tailor_context *ctx, cl_command_queue 
 // not reach the result). C must not overlap A or B in the same buffer. m, n
 // and k up to 2^31 - 1 (else TAILOR_ERROR_UNSUPPORTED). Each element of the
 // result is within 2 (k + 2) 2^-24 (|alpha| sum_p |a_ip b_pj| + |beta c_ij|)
-// of the exact value, whatever kernel the shape and device select.
+// of the exact value, whatever kernel the shape and device select. Where the
+// profile packs a B stored transposed first (SGEMM_PACK_B_MIN_M), the handle
+// keeps a workspace per queue, as large as the largest packed B (k x n
+// floats), until it is released; failing to allocate it fails the call.
 // Thread-safety: safe; concurrent calls may share the handle.
 TAILOR_API tailor_status tailor_sgemm(tailor_context *ctx, cl_command_queue queue,
                                       tailor_layout layout, tailor_trans trans_a,

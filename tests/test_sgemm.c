@@ -260,7 +260,7 @@ struct config {
     "SGEMM_MID_TM=2,SGEMM_MID_TN=2,SGEMM_MID_VWM=2,SGEMM_MID_VWN=2,SGEMM_MID_WARP_TX=0,"             \
     "SGEMM_MID_WARP_TY=0,SGEMM_LOAD_VEC=4,SGEMM_WARP_INTERLEAVE=0,SGEMM_KTHREADS=1,SGEMM_PAD_A=0,"    \
     "SGEMM_PAD_B=0,SGEMM_DOUBLE_BUFFER=0,SGEMM_PREFETCH=0,SGEMM_MID_DOUBLE_BUFFER=0,"               \
-    "SGEMM_MID_PREFETCH=0,SGEMM_SWIZZLE=1,"
+    "SGEMM_MID_PREFETCH=0,SGEMM_SWIZZLE=1,SGEMM_PACK_B_MIN_M=0,"
 
 #define TILED_A                                                                                     \
     NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_MID_PERCENT=0,"                   \
@@ -279,6 +279,8 @@ struct config {
     "SGEMM_MID_BM=16,SGEMM_MID_BN=32,SGEMM_MID_BK=4,SGEMM_MID_TM=2,SGEMM_MID_TN=4,"                  \
     "SGEMM_MID_VWM=2,SGEMM_MID_VWN=4,SGEMM_MID_WARP_TX=2,SGEMM_MID_WARP_TY=4,SGEMM_MID_PREFETCH=1,"      \
     "SGEMM_SWIZZLE=4"
+// B transposed into a workspace first wherever it is stored transposed.
+#define TILED_PACKED TILED_A ",SGEMM_PACK_B_MIN_M=1"
 #define SMALL NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=1000000,SGEMM_SMALL_RM=3,SGEMM_SMALL_RN=2"
 #define CPU_A NEUTRAL "SGEMM_CPU_KERNELS=1,SGEMM_CPU_RM=3,SGEMM_CPU_VN=4,SGEMM_CPU_NV=2,SGEMM_CPU_DOT_RN=3,SGEMM_CPU_WG=2"
 #define CPU_B NEUTRAL "SGEMM_CPU_KERNELS=1,SGEMM_CPU_RM=5,SGEMM_CPU_VN=8,SGEMM_CPU_NV=1,SGEMM_CPU_ROWS_FIRST=1"
@@ -291,6 +293,10 @@ static const struct config configs[] = {
     {TILED_B,
      {{"tiled-32x16x8/vec2/nt", NULL, NULL}, {"tiled-32x16x8/vec2/tn", NULL, NULL},
       {"tiled-32x16x8/vec2/edge/", "tt", NULL}, {"tiled-32x16x8/scalar/", "nn", NULL}}},
+    {TILED_PACKED,
+     {{"tiled-16x16x8/vec4/nn", NULL, NULL}, {"packed-b:tiled-16x16x8/vec4/nn", NULL, NULL},
+      {"packed-b:tiled-16x16x8/vec4/tn", NULL, NULL}, {"packed-b:tiled-16x16x8/vec4/edge/", NULL, NULL},
+      {"packed-b:tiled-16x16x8/scalar/", NULL, NULL}}},
     {TILED_MID,
      {{"tiled-16x32x4/vec4/nn", NULL, NULL}, {"tiled-16x32x4/vec4/edge", NULL, NULL},
       {"tiled-16x32x4/scalar", NULL, NULL}}},

@@ -6,7 +6,8 @@
 // in turn, build the programs concurrently. Three handles in turn: the
 // device's profile with tunings that split GEMV dots (per-queue scratch
 // buffers made concurrently), the generic profile with tunings that split
-// GEMV dots and send SGEMM to the tiled kernels, and the generic profile as
+// GEMV dots and send SGEMM to the tiled kernels (a transposed B packed into
+// per-queue workspaces made concurrently), and the generic profile as
 // it is (small SGEMM kernel); a quarter of the threads use out-of-order
 // queues (temporary scratch buffers). Each program is built once per handle.
 // Built with ThreadSanitizer (see README.md) this is the data-race check of
@@ -584,7 +585,7 @@ int main(int argc, char **argv)
         {NULL, "GEMV_SPLIT_MIN_ELEMENTS=64", 150, 150, 77},
         {"generic",
          "GEMV_SPLIT_MIN_ELEMENTS=64,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_MID_PERCENT=0,"
-         "SGEMM_BM=16,SGEMM_BN=16,SGEMM_BK=8",
+         "SGEMM_BM=16,SGEMM_BN=16,SGEMM_BK=8,SGEMM_PACK_B_MIN_M=1",
          100, 61, 130},
         {"generic", "", 45, 33, 97},
     };

@@ -8,6 +8,7 @@
 #include "probe.h"
 #include "program.h"
 #include "scratch.h"
+#include "workspace.h"
 #include "settings.h"
 
 const char *tailor_version(void)
@@ -118,6 +119,11 @@ tailor_status tailor_context_create(cl_context context, cl_device_id device,
         goto error;
     }
     have_lock = 1;
+    ctx->workspaces = workspace_table_create(context);
+    if (!ctx->workspaces) {
+        status = error_set(TAILOR_ERROR_OUT_OF_HOST_MEMORY, "no memory for the workspace table");
+        goto error;
+    }
     cl_int error = clRetainContext(context);
     if (error != CL_SUCCESS) {
         status = error_from_cl(error, "clRetainContext");
@@ -132,6 +138,7 @@ tailor_status tailor_context_create(cl_context context, cl_device_id device,
     *out = ctx;
     return TAILOR_SUCCESS;
 error:
+    workspace_table_release(ctx->workspaces);
     if (have_lock)
         pthread_mutex_destroy(&ctx->build_lock);
     free(ctx);
@@ -146,6 +153,7 @@ void tailor_context_release(tailor_context **handle)
     programs_release(ctx);
     for (int op = 0; op < OP_COUNT; ++op)
         scratch_table_release(ctx->ops[op].scratch);
+    workspace_table_release(ctx->workspaces);
     pthread_mutex_destroy(&ctx->build_lock);
     clReleaseDevice(ctx->device);
     clReleaseContext(ctx->context);

@@ -1,6 +1,6 @@
 // The handle: the application's context and device, what the probe found,
 // the profile, the cache, the programs built so far, and each operation's
-// state (its parameters checked, its scratch).
+// state (its parameters checked, its scratch), the workspaces.
 #ifndef TAILOR_CONTEXT_H
 #define TAILOR_CONTEXT_H
 
@@ -16,6 +16,7 @@
 
 struct built_program;
 struct scratch_table;
+struct workspace_table;
 
 struct cache_counters {
     atomic_uint_fast64_t memory_hits;
@@ -56,6 +57,7 @@ struct tailor_context {
     pthread_mutex_t build_lock;
     _Atomic(struct built_program *) programs[PROGRAM_COUNT];
     struct op_state ops[OP_COUNT];
+    struct workspace_table *workspaces; // per-queue buffers for repacked operands
 };
 
 static inline int tune(const tailor_context *ctx, enum param_id param)

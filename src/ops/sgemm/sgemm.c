@@ -10,6 +10,7 @@
 #include "context.h"
 #include "error.h"
 #include "launch.h"
+#include "workspace.h"
 
 // The kernels index rows, columns and k with 32-bit integers.
 #define SGEMM_MAX_DIMENSION ((size_t)INT32_MAX)
@@ -156,6 +157,7 @@ static tailor_status check(const struct profile *profile, const tailor_device_in
 struct sgemm_plan {
     struct op_plan op;
     struct geometry g;
+    int pack_b; // the plan is for packed_call's B
 };
 
 // C = beta * C: k = 0 or alpha = 0 (A and B are not read, as in BLAS).
@@ -248,6 +250,52 @@ static void plan_tiled(const struct sgemm_call *c, struct sgemm_plan *p)
              tiles.bk, loads, edge ? "/edge" : "", orientation(c));
 }
 
+// A K-contiguous B costs the tiled kernels a transposing store into local
+// memory for both operands of an nt product, where a single transpose of B
+// into a workspace (n x k floats, rows padded to 128 bytes) turns the call
+// into the faster nn (or tn) one. It pays when m is large enough to amortize
+// it; workspaces over an eighth of the device's memory are not taken.
+#define PACKED_ROW_ALIGN 32
+
+static size_t packed_ldb(const struct sgemm_call *c)
+{
+    return round_up(c->n, PACKED_ROW_ALIGN);
+}
+
+static int packs_b(const struct sgemm_call *c)
+{
+    int min_m = tune(c->ctx, TUNE_SGEMM_PACK_B_MIN_M);
+    double bytes = (double)c->k * (double)packed_ldb(c) * sizeof(float);
+    return c->b_k_contig && min_m > 0 && c->m >= (cl_uint)min_m &&
+           bytes <= (double)c->ctx->info.global_mem_bytes / 8;
+}
+
+// The call reading the packed B from `workspace`.
+static struct sgemm_call packed_call(const struct sgemm_call *c, cl_mem workspace)
+{
+    struct sgemm_call packed = *c;
+    packed.b = workspace;
+    packed.b_offset = 0;
+    packed.ldb = packed_ldb(c);
+    packed.b_k_contig = 0;
+    return packed;
+}
+
+static void plan_tiled_call(const struct sgemm_call *c, struct sgemm_plan *p)
+{
+    p->pack_b = 0;
+    if (!packs_b(c)) {
+        plan_tiled(c, p);
+        return;
+    }
+    struct sgemm_call packed = packed_call(c, NULL);
+    plan_tiled(&packed, p);
+    p->pack_b = 1;
+    char variant[sizeof p->op.variant];
+    snprintf(variant, sizeof variant, "packed-b:%.*s", (int)sizeof variant - 10, p->op.variant);
+    snprintf(p->op.variant, sizeof p->op.variant, "%s", variant);
+}
+
 // A product with one row or one column of C is a matrix-vector product: the
 // GEMV kernels stream the matrix once at full bandwidth, where GEMM tiles
 // would leave the device idle. In row-major terms (after the layout swap):
@@ -302,6 +350,7 @@ static tailor_status run_as_gemv(const struct sgemm_call *c)
 
 static void plan_call(const struct sgemm_call *c, struct sgemm_plan *p)
 {
+    p->pack_b = 0;
     if (c->scale_only)
         plan_scale(c, p);
     else if (tune(c->ctx, TUNE_SGEMM_CPU_KERNELS))
@@ -313,7 +362,7 @@ static void plan_call(const struct sgemm_call *c, struct sgemm_plan *p)
                      tune(c->ctx, TUNE_SGEMM_SMALL_CUBE))
         plan_small(c, p);
     else
-        plan_tiled(c, p);
+        plan_tiled_call(c, p);
 }
 
 // The arguments of the planned kernel, in its parameters' order.
@@ -379,6 +428,35 @@ static tailor_status launch(const struct sgemm_call *c, const struct sgemm_plan 
     fill_args(c, p, &args);
     return kernel_launch(c->ctx, p->op.program, p->op.kernel, &args, c->queue, 3, p->g.global,
                          p->g.local, c->wait_count, c->wait_list, c->event);
+}
+
+// B transposed into the queue's workspace, then the planned kernel reading
+// it once the transpose is done. A workspace that cannot be allocated fails
+// the call as any buffer would (SGEMM_PACK_B_MIN_M=0 takes none).
+static tailor_status launch_packed(const struct sgemm_call *c, const struct sgemm_plan *p)
+{
+    struct workspace_lease lease;
+    size_t ldw = packed_ldb(c);
+    tailor_status status = workspace_acquire(c->ctx->workspaces, c->queue,
+                                             (size_t)c->k * ldw * sizeof(float), &lease);
+    if (status != TAILOR_SUCCESS)
+        return status;
+    cl_event packed = NULL;
+    status = tailor_transpose(c->ctx, c->queue, sizeof(float), c->n, c->k, c->b, c->b_offset, c->ldb,
+                              lease.buffer, 0, ldw, c->wait_count, c->wait_list, &packed);
+    if (status != TAILOR_SUCCESS) {
+        workspace_release(&lease);
+        return status;
+    }
+    struct sgemm_call call = packed_call(c, lease.buffer);
+    call.wait_count = 1;
+    call.wait_list = &packed;
+    status = launch(&call, p);
+    workspace_release(&lease);
+    clReleaseEvent(packed);
+    if (status == TAILOR_SUCCESS)
+        variant_set(p->op.variant);
+    return status;
 }
 
 // A stored operand: `lines` lines of `length` elements, ld apart.
@@ -569,6 +647,8 @@ tailor_status tailor_sgemm(tailor_context *ctx, cl_command_queue queue, tailor_l
         return run_as_gemv(&call);
     struct sgemm_plan plan;
     plan_call(&call, &plan);
+    if (plan.pack_b)
+        return launch_packed(&call, &plan);
     status = launch(&call, &plan);
     if (status == TAILOR_SUCCESS)
         variant_set(plan.op.variant);

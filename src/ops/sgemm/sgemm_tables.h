@@ -56,6 +56,8 @@
       "tile rows of a band walked column by column (L2 reuse)")                                     \
     X(SGEMM_MID_PERCENT, OP_SGEMM, HOST, 0, 100, 0, 100000, 0,                                      \
       "mid tiles when the big ones give fewer groups than this percentage of the compute units")   \
+    X(SGEMM_PACK_B_MIN_M, OP_SGEMM, HOST, 0, 0, 0, 1 << 30, 0,                                     \
+      "tiled kernels: B stored transposed is transposed into a workspace first when m is at least this (0: never)") \
     X(SGEMM_SMALL_DIM, OP_SGEMM, HOST, 0, 8, 0, 1 << 30, 0,                                         \
       "m or n up to this takes the small kernel")                                                   \
     X(SGEMM_SMALL_CUBE, OP_SGEMM, HOST, 0, 64, 0, 1 << 20, 0,                                       \
