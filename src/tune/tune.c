@@ -1,6 +1,6 @@
 // tailor_tune: the search. For each task of each operation requested, from
 // the handle's values: random points of the task's parameters for the first
-// part of its time, then a local search (one parameter one ladder step at a
+// part of its time (every value, for a task of one parameter), then a local search (one parameter one ladder step at a
 // time) around the best until no neighbour is better or its time is spent.
 // Every candidate runs in a handle of its own (the point as overrides), is
 // checked before it is timed, and is timed in alternating batches against
@@ -380,6 +380,24 @@ static int random_point(struct run *run, const struct task_state *t, const int *
     return 0;
 }
 
+// A task of one parameter (a threshold, a switch) has few points: each
+// value of its ladder in turn, smallest first, instead of random draws.
+static void sweep_ladder(struct run *run, struct task_state *t, const int *start, double deadline)
+{
+    enum param_id param = t->params[0];
+    struct ladder ladder;
+    tune_ladder(param, start[param], &ladder);
+    char why[512];
+    for (int i = 0; i < ladder.count && now() < deadline; ++i) {
+        int point[TUNE_COUNT];
+        memcpy(point, t->best, sizeof point);
+        point[param] = ladder.values[i];
+        if (!same_point(t, point, t->best) &&
+            tune_point_valid(&run->base, &run->ctx->info, point, t->op, why, sizeof why))
+            try_point(run, t, point, start);
+    }
+}
+
 // The other profile rows' values of the task's parameters (those a row
 // leaves out at their defaults), rows of CPU code on CPU devices and of GPU
 // code elsewhere: choices measured on other devices are cheap first guesses
@@ -507,10 +525,14 @@ static tailor_status run_task(struct run *run, enum operation_id op, const struc
     run->best_relative = 1;
     report(run, "(start)", "start", "", 1);
     try_profile_rows(run, &t, start); // even when the task's time is spent: they are few
-    double random_until = now() + RANDOM_SHARE * (deadline - now());
     int point[TUNE_COUNT];
-    while (now() < random_until && random_point(run, &t, start, point))
-        try_point(run, &t, point, start);
+    if (t.params[1] == TUNE_COUNT) {
+        sweep_ladder(run, &t, start, deadline);
+    } else {
+        double random_until = now() + RANDOM_SHARE * (deadline - now());
+        while (now() < random_until && random_point(run, &t, start, point))
+            try_point(run, &t, point, start);
+    }
     while (now() < deadline && local_pass(run, &t, start, deadline))
         ;
     if (!same_point(&t, t.best, start)) {

@@ -37,11 +37,13 @@ void tune_ladder(enum param_id param, int start, struct ladder *ladder)
     }
     if (info->minimum <= 0 && !(info->flags & POW2))
         add(ladder, 0);
+    // A value of 0 (off, or never) has no scale to centre on: every power of
+    // two in range then.
     long centre = start > 0 ? start : 1;
     for (long p = 1; p <= info->maximum && p > 0; p *= 2) {
         if (p < info->minimum)
             continue;
-        if (p * (1L << WIDE_STEPS) < centre || p > centre * (1L << WIDE_STEPS))
+        if (start > 0 && (p * (1L << WIDE_STEPS) < centre || p > centre * (1L << WIDE_STEPS)))
             continue;
         add(ladder, (int)p);
     }
