@@ -4,6 +4,14 @@
 
 #include "error.h"
 
+int queue_in_order(cl_command_queue queue)
+{
+    cl_command_queue_properties properties = 0;
+    return clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof properties, &properties, NULL) ==
+               CL_SUCCESS &&
+           !(properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+}
+
 tailor_status check_queue(const tailor_context *ctx, cl_command_queue queue)
 {
     REQUIRE(queue, TAILOR_ERROR_INVALID_QUEUE, "the queue is NULL");

@@ -13,6 +13,9 @@ enum buffer_access {
 // The queue exists and belongs to the handle's context and device.
 tailor_status check_queue(const tailor_context *ctx, cl_command_queue queue);
 
+// Whether the queue runs its commands in order (no, when the query fails).
+int queue_in_order(cl_command_queue queue);
+
 // The list and its length agree, and every event belongs to the handle's context.
 tailor_status check_wait_list(const tailor_context *ctx, cl_uint count, const cl_event *events);
 

@@ -3,6 +3,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "checks.h"
 #include "error.h"
 
 // Queues a handle keeps a buffer for; a handle used with more queues than
@@ -53,14 +54,6 @@ void scratch_table_release(struct scratch_table *table)
     free(table);
 }
 
-static int is_in_order(cl_command_queue queue)
-{
-    cl_command_queue_properties properties = 0;
-    return clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof properties, &properties, NULL) ==
-               CL_SUCCESS &&
-           !(properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-}
-
 static tailor_status zeroed_buffer(cl_context context, size_t bytes, cl_mem *out)
 {
     void *zeros = calloc(1, bytes);
@@ -88,7 +81,7 @@ static int queue_buffer(struct scratch_table *table, cl_command_queue queue, cl_
             return 1;
         }
     }
-    if (!is_in_order(queue))
+    if (!queue_in_order(queue))
         return 0;
     for (int i = 0; i < SCRATCH_QUEUES; ++i) {
         struct scratch_entry *e = &table->entries[i];

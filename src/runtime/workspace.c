@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "checks.h"
 #include "error.h"
 
 // Queues a handle keeps a workspace for; the rest get temporary buffers.
@@ -56,14 +57,6 @@ void workspace_table_release(struct workspace_table *table)
     free(table);
 }
 
-static int is_in_order(cl_command_queue queue)
-{
-    cl_command_queue_properties properties = 0;
-    return clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof properties, &properties, NULL) ==
-               CL_SUCCESS &&
-           !(properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-}
-
 // The queue's entry, claimed on its first use; NULL when the table is full
 // or the queue cannot be retained.
 static struct workspace_entry *entry_of(struct workspace_table *table, cl_command_queue queue)
@@ -101,7 +94,7 @@ tailor_status workspace_acquire(struct workspace_table *table, cl_command_queue 
 {
     lease->buffer = NULL;
     lease->held = NULL;
-    struct workspace_entry *e = is_in_order(queue) ? entry_of(table, queue) : NULL;
+    struct workspace_entry *e = queue_in_order(queue) ? entry_of(table, queue) : NULL;
     if (!e)
         return new_buffer(table->context, bytes, &lease->buffer);
     pthread_mutex_lock(&e->lock);
