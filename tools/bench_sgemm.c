@@ -1,5 +1,5 @@
 // Rows of SGEMM: row-major products with CLBlast's sgemm on the same buffers
-// in the same run, one transposed A and one transposed B so the transposing
+// in the same run, transposed A, transposed B and both, so the transposing
 // loads show, each result checked on sampled elements against a double
 // reference on the host.
 #include <math.h>
@@ -160,4 +160,8 @@ void bench_sgemm(struct bench *b)
     sgemm_row(b, 8192, 8192, 8192, N, N);
     sgemm_row(b, 4096, 4096, 4096, T, N);
     sgemm_row(b, 4096, 4096, 4096, N, T);
+    // Later rows keep the names of the rows above (a repeated shape is
+    // numbered in order): both transposed, and B transposed on a mid shape.
+    sgemm_row(b, 4096, 4096, 4096, T, T);
+    sgemm_row(b, 1024, 1024, 2048, N, T);
 }
