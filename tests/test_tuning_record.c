@@ -47,19 +47,6 @@ static char *format_text(const struct tuning_record *r, size_t *length)
     return text;
 }
 
-static int records_equal(const struct tuning_record *a, const struct tuning_record *b)
-{
-    if (!tuning_identity_equal(&a->identity, &b->identity) ||
-        a->tuned_unix_time != b->tuned_unix_time || a->tuned_seconds != b->tuned_seconds ||
-        a->budget_seconds != b->budget_seconds || a->count != b->count)
-        return 0;
-    for (size_t i = 0; i < a->count; ++i)
-        if (strcmp(a->values[i].name, b->values[i].name) != 0 ||
-            a->values[i].value != b->values[i].value)
-            return 0;
-    return 1;
-}
-
 // Parses `length` bytes from a heap copy of exactly that size, so that a read
 // past the end shows under ASan.
 static enum tuning_record_check parse_exact(const char *text, size_t length,
@@ -124,7 +111,7 @@ static void test_round_trip(void)
     char *text = format_text(&sample, &length);
     char why[256] = "";
     CHECK(parse_exact(text, length, &parsed, why, sizeof why) == TUNING_RECORD_OK, "%s", why);
-    CHECK(records_equal(&sample, &parsed), "the parsed record differs");
+    CHECK(tuning_record_equal(&sample, &parsed), "the parsed record differs");
     CHECK(strstr(text, "{\n  \"format\": \"" TUNING_RECORD_FORMAT "\",\n  \"identity\": {\n") ==
               text,
           "the text begins %.60s", text);
@@ -164,9 +151,9 @@ static void test_round_trip(void)
     squeezed[s] = spread[w] = '\0';
     CHECK(!strchr(squeezed, '\n'), "not squeezed");
     expect_check(squeezed, TUNING_RECORD_OK, "whitespace removed");
-    CHECK(records_equal(&sample, &parsed), "the squeezed record differs");
+    CHECK(tuning_record_equal(&sample, &parsed), "the squeezed record differs");
     expect_check(spread, TUNING_RECORD_OK, "whitespace added");
-    CHECK(records_equal(&sample, &parsed), "the spread record differs");
+    CHECK(tuning_record_equal(&sample, &parsed), "the spread record differs");
     free(squeezed);
     free(spread);
 
@@ -180,13 +167,13 @@ static void test_round_trip(void)
     other.values[1].value = INT_MAX;
     char *extreme = format_text(&other, &length);
     CHECK(parse_exact(extreme, length, &parsed, why, sizeof why) == TUNING_RECORD_OK, "%s", why);
-    CHECK(records_equal(&other, &parsed), "extremes differ");
+    CHECK(tuning_record_equal(&other, &parsed), "extremes differ");
     free(extreme);
     other.count = 0;
     char *empty = format_text(&other, &length);
     CHECK(strstr(empty, "\"values\": {},\n"), "empty values: %s", empty);
     CHECK(parse_exact(empty, length, &parsed, why, sizeof why) == TUNING_RECORD_OK, "%s", why);
-    CHECK(records_equal(&other, &parsed), "empty values differ");
+    CHECK(tuning_record_equal(&other, &parsed), "empty values differ");
     free(empty);
     free(text);
 }
@@ -205,14 +192,14 @@ static void test_strings(void)
     CHECK(strstr(text, "\"odd \\\"name\\\"\\u000a\": 128"), "%s", text);
     char why[256] = "";
     CHECK(parse_exact(text, length, &parsed, why, sizeof why) == TUNING_RECORD_OK, "%s", why);
-    CHECK(records_equal(&other, &parsed), "escaped strings differ");
+    CHECK(tuning_record_equal(&other, &parsed), "escaped strings differ");
 
     // Other spellings of the same characters keep the checksum.
     char *edited = replace(text, "\\u0009\\u0001", "\\t\\u0001");
     char *edited2 = replace(edited, "\xc3\xa9", "\\u00E9");
     char *edited3 = replace(edited2, "odd", "\\u006fd\\/d");
     expect_check(edited2, TUNING_RECORD_OK, "\\t and \\u00E9");
-    CHECK(records_equal(&other, &parsed), "\\t and \\u00E9 differ");
+    CHECK(tuning_record_equal(&other, &parsed), "\\t and \\u00E9 differ");
     expect_check(edited3, TUNING_RECORD_CORRUPT, "odd -> o/d: another name");
     free(edited);
     free(edited2);
@@ -224,7 +211,7 @@ static void test_strings(void)
     text = format_text(&other, &length);
     edited = replace(text, "\xf0\x9f\x98\x80", "\\ud83d\\ude00");
     expect_check(edited, TUNING_RECORD_OK, "surrogate pair");
-    CHECK(records_equal(&other, &parsed), "a surrogate pair differs");
+    CHECK(tuning_record_equal(&other, &parsed), "a surrogate pair differs");
     free(edited);
     free(text);
 
@@ -312,7 +299,7 @@ static void test_malformed(void)
     size_t length;
     char *full = format_text(&other, &length);
     CHECK(parse_exact(full, length, &parsed, why, sizeof why) == TUNING_RECORD_OK, "%s", why);
-    CHECK(records_equal(&other, &parsed), "a full record differs");
+    CHECK(tuning_record_equal(&other, &parsed), "a full record differs");
     char *over = replace(full, "\"values\": {", "\"values\": {\"EXTRA\": 1,");
     expect_check(over, TUNING_RECORD_MALFORMED, "one value too many");
     free(over);
@@ -477,7 +464,7 @@ static void test_files(void)
     // Store, load, store again: the later record is read, nothing else is left.
     CHECK(tuning_record_store(dir, &sample) == 0, "store: %s", strerror(errno));
     CHECK(load(dir, &sample.identity, why, sizeof why) == TUNING_RECORD_OK, "%s", why);
-    CHECK(records_equal(&sample, &parsed), "the loaded record differs");
+    CHECK(tuning_record_equal(&sample, &parsed), "the loaded record differs");
     struct stat st;
     memset(&st, 0, sizeof st);
     CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600, "mode %o", (unsigned)st.st_mode);
@@ -486,7 +473,7 @@ static void test_files(void)
     other.tuned_unix_time += 60;
     CHECK(tuning_record_store(dir, &other) == 0, "store: %s", strerror(errno));
     CHECK(load(dir, &sample.identity, why, sizeof why) == TUNING_RECORD_OK, "%s", why);
-    CHECK(records_equal(&other, &parsed), "the first record was loaded, not the second");
+    CHECK(tuning_record_equal(&other, &parsed), "the first record was loaded, not the second");
     CHECK(count_entries(dir, &temps) == 1 && temps == 0, "%zu entries, %zu temporary",
           count_entries(dir, &temps), temps);
 

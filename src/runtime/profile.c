@@ -230,7 +230,7 @@ static void apply_row(struct profile *profile, enum operation_id op, int to_defa
     }
     if (to_defaults)
         return;
-    const struct tuning_value *values = builtin_records[profile->row->values].values;
+    const struct tuning_value *values = builtin_records[profile->row->values];
     for (const struct tuning_value *v = values; v->param != TUNE_COUNT; ++v) {
         if ((op != OP_COUNT && param_table[v->param].op != op) || !param_applies(profile, v->param))
             continue;
@@ -306,7 +306,7 @@ int profile_row_value(size_t index, enum param_id param, int *value)
 {
     if (index >= PROFILE_ROW_COUNT)
         return 0;
-    const struct tuning_value *values = builtin_records[profile_rows[index].values].values;
+    const struct tuning_value *values = builtin_records[profile_rows[index].values];
     for (const struct tuning_value *v = values; v->param != TUNE_COUNT; ++v)
         if (v->param == param) {
             *value = v->value;

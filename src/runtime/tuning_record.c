@@ -586,6 +586,19 @@ int tuning_identity_equal(const struct tuning_identity *a, const struct tuning_i
     return identity_difference(a, b) == NULL;
 }
 
+int tuning_record_equal(const struct tuning_record *a, const struct tuning_record *b)
+{
+    if (!tuning_identity_equal(&a->identity, &b->identity) ||
+        a->tuned_unix_time != b->tuned_unix_time || a->tuned_seconds != b->tuned_seconds ||
+        a->budget_seconds != b->budget_seconds || a->count != b->count)
+        return 0;
+    for (size_t i = 0; i < a->count; ++i)
+        if (strcmp(a->values[i].name, b->values[i].name) != 0 ||
+            a->values[i].value != b->values[i].value)
+            return 0;
+    return 1;
+}
+
 // ---- Files ------------------------------------------------------------------
 
 // dir/tuning-<32 hex>.json; `hex` gets the 32 digits (and a NUL).

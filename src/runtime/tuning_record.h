@@ -78,6 +78,9 @@ enum tuning_record_check tuning_record_parse(const char *text, size_t length,
 
 int tuning_identity_equal(const struct tuning_identity *a, const struct tuning_identity *b);
 
+// Same identity, times and values, in the same order.
+int tuning_record_equal(const struct tuning_record *a, const struct tuning_record *b);
+
 // The record's file for the identity in `dir`:
 // dir/tuning-<first 32 hex digits of the SHA-256 of the identity>.json.
 int tuning_record_path(const char *dir, const struct tuning_identity *identity, char *path,

@@ -11,19 +11,6 @@
 static struct tuning_record record, again;
 static char text[TUNING_RECORD_MAX_BYTES];
 
-static int same(const struct tuning_record *a, const struct tuning_record *b)
-{
-    if (!tuning_identity_equal(&a->identity, &b->identity) ||
-        a->tuned_unix_time != b->tuned_unix_time || a->tuned_seconds != b->tuned_seconds ||
-        a->budget_seconds != b->budget_seconds || a->count != b->count)
-        return 0;
-    for (size_t i = 0; i < a->count; ++i)
-        if (strcmp(a->values[i].name, b->values[i].name) != 0 ||
-            a->values[i].value != b->values[i].value)
-            return 0;
-    return 1;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char why[256];
@@ -37,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (length < 0 || (size_t)length >= sizeof text || strlen(text) != (size_t)length)
         abort();
     if (tuning_record_parse(text, (size_t)length, &again, why, sizeof why) != TUNING_RECORD_OK ||
-        !same(&record, &again))
+        !tuning_record_equal(&record, &again))
         abort();
     return 0;
 }

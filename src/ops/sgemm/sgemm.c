@@ -283,7 +283,6 @@ static struct sgemm_call packed_call(const struct sgemm_call *c, cl_mem workspac
 
 static void plan_tiled_call(const struct sgemm_call *c, struct sgemm_plan *p)
 {
-    p->pack_b = 0;
     if (!packs_b(c)) {
         plan_tiled(c, p);
         return;
