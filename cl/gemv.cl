@@ -31,7 +31,7 @@
 
 // The kernel templates below take their shape (lanes, batch, vector, split)
 // as constant arguments: forced inline, so every kernel folds them.
-#define TEMPLATE inline __attribute__((always_inline))
+#define TEMPLATE static inline __attribute__((always_inline))
 
 #define KERNEL_PARAMETERS                                                                      \
     const __global float *a, const __global float *x, __global float *y, ulong16 packed
@@ -64,7 +64,7 @@
 // rather than component swizzles, which Oclgrind's uninitialized-value
 // checker crashes on; compilers keep the array in registers.
 #define DEFINE_SUM(N)                                                                          \
-    inline float CAT(sum, N)(CAT(float, N) v)                                                  \
+    static inline float CAT(sum, N)(CAT(float, N) v)                                           \
     {                                                                                          \
         float lane[N];                                                                         \
         CAT(vstore, N)(v, 0, lane);                                                            \
@@ -78,14 +78,14 @@ DEFINE_SUM(4)
 DEFINE_SUM(8)
 DEFINE_SUM(16)
 
-inline float x_at(const __global float *x, ulong x_base, long incx, ulong j)
+static inline float x_at(const __global float *x, ulong x_base, long incx, ulong j)
 {
     return x[(long)x_base + (long)j * incx];
 }
 
 // y[i] = alpha * dot + beta * y[i], where `old` is y[i] already loaded (or
 // anything when beta == 0).
-inline void store_output(__global float *y, ulong y_base, long incy, ulong i, float alpha,
+static inline void store_output(__global float *y, ulong y_base, long incy, ulong i, float alpha,
                          float dot, float beta, float old)
 {
     float value = alpha * dot;
@@ -94,7 +94,7 @@ inline void store_output(__global float *y, ulong y_base, long incy, ulong i, fl
     y[(long)y_base + (long)i * incy] = value;
 }
 
-inline float load_old(const __global float *y, ulong y_base, long incy, ulong i, float beta)
+static inline float load_old(const __global float *y, ulong y_base, long incy, ulong i, float beta)
 {
     return beta != 0.0f ? y[(long)y_base + (long)i * incy] : 0.0f;
 }
@@ -102,7 +102,7 @@ inline float load_old(const __global float *y, ulong y_base, long incy, ulong i,
 // Called by every work-item of a group after it wrote its partial results:
 // true in the group that completes its block's set of `slices` groups last,
 // which also resets the ticket for the next launch.
-inline bool last_of_block(__global uint *ticket, uint slices, __local uint *flag)
+static inline bool last_of_block(__global uint *ticket, uint slices, __local uint *flag)
 {
     mem_fence(CLK_GLOBAL_MEM_FENCE);
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
@@ -119,7 +119,7 @@ inline bool last_of_block(__global uint *ticket, uint slices, __local uint *flag
 
 // The sum over slices of output i's partial results (written by other groups:
 // read through volatile so no stale cached copy is used).
-inline float sum_partials(const __global float *partials, ulong outputs, uint slices, ulong i)
+static inline float sum_partials(const __global float *partials, ulong outputs, uint slices, ulong i)
 {
     volatile const __global float *p = partials;
     float sum = 0.0f;
@@ -427,7 +427,7 @@ DEFINE_COL_KERNEL(gemv_col, gemv_col_split, 0)
 #define SUM_CPU CAT(sum, GEMV_CPU_VECTOR)
 
 // Ticket of a one-work-item group: true in the last of the block's slices.
-inline bool last_item_of_block(__global uint *ticket, uint slices)
+static inline bool last_item_of_block(__global uint *ticket, uint slices)
 {
     mem_fence(CLK_GLOBAL_MEM_FENCE);
     uint last = atomic_inc(ticket) == slices - 1;
@@ -451,17 +451,17 @@ inline bool last_item_of_block(__global uint *ticket, uint slices)
 // exchange of halves: x86 compilers turn the .even + .odd form into
 // horizontal adds, three operations each, which took half of a 16-column
 // GEMV's time on POCL (AVX2).
-inline float8 interleaved_sums(float8 a, float8 b)
+static inline float8 interleaved_sums(float8 a, float8 b)
 {
     return (float8)(a.s0, b.s0, a.s1, b.s1, a.s4, b.s4, a.s5, b.s5) +
            (float8)(a.s2, b.s2, a.s3, b.s3, a.s6, b.s6, a.s7, b.s7);
 }
-inline float8 paired_sums(float8 a, float8 b)
+static inline float8 paired_sums(float8 a, float8 b)
 {
     return (float8)(a.s0, a.s1, b.s0, b.s1, a.s4, a.s5, b.s4, b.s5) +
            (float8)(a.s2, a.s3, b.s2, b.s3, a.s6, a.s7, b.s6, b.s7);
 }
-inline CPUV transposed_sums(CPUV *sums)
+static inline CPUV transposed_sums(CPUV *sums)
 {
     float8 low = paired_sums(interleaved_sums(sums[0], sums[1]),
                              interleaved_sums(sums[2], sums[3]));
@@ -470,7 +470,7 @@ inline CPUV transposed_sums(CPUV *sums)
     return (float8)(low.lo, high.lo) + (float8)(low.hi, high.hi);
 }
 #else
-inline CPUV transposed_sums(CPUV *sums)
+static inline CPUV transposed_sums(CPUV *sums)
 {
     // One level per line, so that every loop has a constant count to unroll.
 #if GEMV_CPU_VECTOR >= 16
@@ -487,7 +487,7 @@ inline CPUV transposed_sums(CPUV *sums)
 
 // Elements [j, j + GEMV_CPU_VECTOR) of x as one vector, gathered where x is
 // strided.
-inline CPUV x_vector(const __global float *x, ulong x_base, long incx, ulong j)
+static inline CPUV x_vector(const __global float *x, ulong x_base, long incx, ulong j)
 {
     if (incx == 1)
         return VLOAD_CPU(0, x + x_base + j);
@@ -597,7 +597,7 @@ TEMPLATE CPUV cpu_dots(const __global float *line, ulong lda, ulong lines,
 
 // Output i's dot: into y when the dots are whole, else into slice
 // get_global_id(1)'s partial results.
-inline void cpu_store_output(__global float *y, ulong y_base, long incy, ulong i, float alpha,
+static inline void cpu_store_output(__global float *y, ulong y_base, long incy, ulong i, float alpha,
                              float dot, float beta, uint slices, __global float *partials,
                              ulong outputs)
 {

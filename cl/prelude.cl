@@ -31,7 +31,7 @@
 // Independent thread scheduling (sm_70+) makes implicit warp lockstep unsafe:
 // the exchange names its full member mask.
 #define LOCKSTEP_SHUFFLE 1
-inline uint shuffle_down_uint(uint v, uint delta)
+static inline uint shuffle_down_uint(uint v, uint delta)
 {
     uint r;
     __asm__ volatile("shfl.sync.down.b32 %0, %1, %2, 0x1f, 0xffffffff;"
@@ -40,7 +40,7 @@ inline uint shuffle_down_uint(uint v, uint delta)
 }
 #elif DEVICE == DEVICE_NVIDIA && CUDA_SM >= 30
 #define LOCKSTEP_SHUFFLE 1
-inline uint shuffle_down_uint(uint v, uint delta)
+static inline uint shuffle_down_uint(uint v, uint delta)
 {
     uint r;
     __asm__ volatile("shfl.down.b32 %0, %1, %2, 0x1f;" : "=r"(r) : "r"(v), "r"(delta));
@@ -52,12 +52,12 @@ inline uint shuffle_down_uint(uint v, uint delta)
 #endif
 
 #if LOCKSTEP_SHUFFLE
-inline float shuffle_down_float(float v, uint delta)
+static inline float shuffle_down_float(float v, uint delta)
 {
     return as_float(shuffle_down_uint(as_uint(v), delta));
 }
 #if HAS_FP64
-inline double shuffle_down_double(double v, uint delta)
+static inline double shuffle_down_double(double v, uint delta)
 {
     uint2 halves = as_uint2(v);
     halves.x = shuffle_down_uint(halves.x, delta);
@@ -74,7 +74,7 @@ inline double shuffle_down_double(double v, uint delta)
 // memory private to the lockstep group (unused where lanes shuffle).
 #if LOCKSTEP > 0 && LOCKSTEP_SHUFFLE
 #define DEFINE_LOCKSTEP_REDUCE(NAME, T, COMBINE)                                       \
-    inline T NAME(T v, __local volatile T *lanes)                                      \
+    static inline T NAME(T v, __local volatile T *lanes)                               \
     {                                                                                  \
         (void)lanes;                                                                   \
         for (uint offset = LOCKSTEP / 2; offset > 0; offset /= 2)                      \
@@ -83,7 +83,7 @@ inline double shuffle_down_double(double v, uint delta)
     }
 #elif LOCKSTEP > 0
 #define DEFINE_LOCKSTEP_REDUCE(NAME, T, COMBINE)                                       \
-    inline T NAME(T v, __local volatile T *lanes)                                      \
+    static inline T NAME(T v, __local volatile T *lanes)                               \
     {                                                                                  \
         uint lane = get_local_id(0) % LOCKSTEP;                                        \
         lanes[lane] = v;                                                               \
@@ -103,7 +103,7 @@ inline double shuffle_down_double(double v, uint delta)
 // profile enables them, else lockstep groups, else a barrier tree.
 #if USE_SUBGROUPS
 #define DEFINE_GROUP_REDUCE(NAME, T, COMBINE, IDENTITY, SUBGROUP_REDUCE, GROUP_SIZE)   \
-    inline T NAME(T v, __local T *scratch)                                             \
+    static inline T NAME(T v, __local T *scratch)                                      \
     {                                                                                  \
         v = SUBGROUP_REDUCE(v);                                                        \
         if (get_sub_group_local_id() == 0)                                             \
@@ -121,7 +121,7 @@ inline double shuffle_down_double(double v, uint delta)
 #elif LOCKSTEP > 0
 #define DEFINE_GROUP_REDUCE(NAME, T, COMBINE, IDENTITY, SUBGROUP_REDUCE, GROUP_SIZE)   \
     DEFINE_LOCKSTEP_REDUCE(CAT(NAME, _lockstep), T, COMBINE)                           \
-    inline T NAME(T v, __local T *scratch)                                             \
+    static inline T NAME(T v, __local T *scratch)                                      \
     {                                                                                  \
         uint lid = get_local_id(0);                                                    \
         v = CAT(NAME, _lockstep)(v, scratch + lid / LOCKSTEP * LOCKSTEP);              \
@@ -139,7 +139,7 @@ inline double shuffle_down_double(double v, uint delta)
     }
 #else
 #define DEFINE_GROUP_REDUCE(NAME, T, COMBINE, IDENTITY, SUBGROUP_REDUCE, GROUP_SIZE)   \
-    inline T NAME(T v, __local T *scratch)                                             \
+    static inline T NAME(T v, __local T *scratch)                                      \
     {                                                                                  \
         uint lid = get_local_id(0);                                                    \
         scratch[lid] = v;                                                              \
@@ -166,7 +166,7 @@ inline double shuffle_down_double(double v, uint delta)
 // reads lanes of its own segment, so lane 0 of each segment is exact.
 #if LOCKSTEP > 0 && LOCKSTEP_SHUFFLE
 #define DEFINE_LOCKSTEP_SEGMENT_(NAME, T, COMBINE)                                     \
-    inline T NAME(T v, __local volatile T *lanes, uint width)                          \
+    static inline T NAME(T v, __local volatile T *lanes, uint width)                   \
     {                                                                                  \
         (void)lanes;                                                                   \
         for (uint offset = width / 2; offset > 0; offset /= 2)                         \
@@ -175,7 +175,7 @@ inline double shuffle_down_double(double v, uint delta)
     }
 #elif LOCKSTEP > 0
 #define DEFINE_LOCKSTEP_SEGMENT_(NAME, T, COMBINE)                                     \
-    inline T NAME(T v, __local volatile T *lanes, uint width)                          \
+    static inline T NAME(T v, __local volatile T *lanes, uint width)                   \
     {                                                                                  \
         uint lane = get_local_id(0) % LOCKSTEP;                                        \
         lanes[lane] = v;                                                               \
@@ -191,7 +191,7 @@ inline double shuffle_down_double(double v, uint delta)
 // of each segment combines the segment's partial results.
 #define DEFINE_SEGMENT_REDUCE(NAME, T, COMBINE, IDENTITY)                              \
     DEFINE_LOCKSTEP_SEGMENT_(CAT(NAME, _lockstep), T, COMBINE)                         \
-    inline T NAME(T v, __local T *scratch, uint width)                                 \
+    static inline T NAME(T v, __local T *scratch, uint width)                          \
     {                                                                                  \
         uint lid = get_local_id(0);                                                    \
         __local volatile T *lanes = scratch + lid / LOCKSTEP * LOCKSTEP;               \
@@ -211,7 +211,7 @@ inline double shuffle_down_double(double v, uint delta)
     }
 #else
 #define DEFINE_SEGMENT_REDUCE(NAME, T, COMBINE, IDENTITY)                              \
-    inline T NAME(T v, __local T *scratch, uint width)                                 \
+    static inline T NAME(T v, __local T *scratch, uint width)                          \
     {                                                                                  \
         uint lid = get_local_id(0);                                                    \
         if (width == 1)                                                                \

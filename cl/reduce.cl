@@ -57,13 +57,13 @@
 // sub_group_reduce_min/max need not ignore NaN as fmin/fmax do (POCL's
 // double version does not): NaNs become the opposite infinity for the
 // built-in, and the result is NaN only where every lane was NaN.
-inline REAL subgroup_fmin(REAL v)
+static inline REAL subgroup_fmin(REAL v)
 {
     REAL r = sub_group_reduce_min(isnan(v) ? (REAL)INFINITY : v);
     return sub_group_any(!isnan(v)) ? r : (REAL)NAN;
 }
 
-inline REAL subgroup_fmax(REAL v)
+static inline REAL subgroup_fmax(REAL v)
 {
     REAL r = sub_group_reduce_max(isnan(v) ? (REAL)-INFINITY : v);
     return sub_group_any(!isnan(v)) ? r : (REAL)NAN;
@@ -72,7 +72,7 @@ inline REAL subgroup_fmax(REAL v)
 
 DEFINE_GROUP_REDUCE(group_reduce, REAL, COMBINE, IDENTITY, SUBGROUP_REDUCE, REDUCE_WG_SIZE)
 
-inline REAL lanes_combine(REALV v)
+static inline REAL lanes_combine(REALV v)
 {
     REAL lane[VEC];
     CAT(vstore, VEC)(v, 0, lane);
@@ -85,7 +85,7 @@ inline REAL lanes_combine(REALV v)
 // Work-item `item` of `items` combines its share of x[x_offset .. x_offset+n).
 // The elements before the first VEC-aligned address and after the last whole
 // vector are dealt out one at a time; aligned vectors are loaded whole.
-inline REAL work_item_reduce(const __global REAL *x, ulong x_offset, ulong n, ulong item,
+static inline REAL work_item_reduce(const __global REAL *x, ulong x_offset, ulong n, ulong item,
                              ulong items)
 {
     const __global REAL *base = x + x_offset;
@@ -136,7 +136,7 @@ inline REAL work_item_reduce(const __global REAL *x, ulong x_offset, ulong n, ul
 }
 
 // Combines the first `count` partial results with one work-group.
-inline REAL combine_partials(volatile const __global REAL *partials, uint count,
+static inline REAL combine_partials(volatile const __global REAL *partials, uint count,
                              __local REAL *scratch)
 {
     REAL v = IDENTITY;

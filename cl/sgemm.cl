@@ -46,7 +46,7 @@
 // Helpers take their orientation and edge flags as arguments and must be
 // inlined into each kernel, so those fold to constants and the private
 // arrays they fill stay in registers.
-#define INLINE inline __attribute__((always_inline))
+#define INLINE static inline __attribute__((always_inline))
 
 // A group's index along the rows of C. NVIDIA GPUs take at most 65535 groups
 // along launch dimensions 1 and 2 (CUDA's grid limits), so the host spreads

@@ -89,13 +89,13 @@
 #else
 #define STORE_PTX "st.global.v4.u32"
 #endif
-inline uint4 load_hinted(const __global void *p)
+static inline uint4 load_hinted(const __global void *p)
 {
     uint x, y, z, w;
     __asm__(LOAD_PTX " {%0, %1, %2, %3}, [%4];" : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "l"(p));
     return (uint4)(x, y, z, w);
 }
-inline void store_hinted(__global void *p, uint4 v)
+static inline void store_hinted(__global void *p, uint4 v)
 {
     __asm__ volatile(STORE_PTX " [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z),
                      "r"(v.w)
@@ -192,7 +192,7 @@ inline void store_hinted(__global void *p, uint4 v)
 // of v'[2i] = lo(v[i], v[i + N/2]), v'[2i+1] = hi(v[i], v[i + N/2]) (the
 // perfect-shuffle transpose). Moves between registers only.
 #define DEFINE_TRANSPOSE(NAME, T, N)                                                                \
-    inline void NAME(T *v)                                                                          \
+    static inline void NAME(T *v)                                                                   \
     {                                                                                               \
         _Pragma("unroll") for (uint round = 1; round < N; round *= 2)                               \
         {                                                                                           \
@@ -210,13 +210,13 @@ inline void store_hinted(__global void *p, uint4 v)
 #if W > 1
 DEFINE_TRANSPOSE(transpose_words, ROW, W)
 #else
-inline void transpose_words(ROW *v) { (void)v; }
+static inline void transpose_words(ROW *v) { (void)v; }
 #endif
 
 // Transposes the P x P blocks of elements within the words of rows v[0..P):
 // afterwards word q of row j holds element j of word q of each of the P
 // rows, in row order (comments: bytes of rows a, b, c, d, lowest first).
-inline void transpose_in_words(ROW *v)
+static inline void transpose_in_words(ROW *v)
 {
 #if P == 4
     ROW t0 = (v[0] & 0x00ff00ffu) | ((v[1] << 8) & 0xff00ff00u); // a0 b0 a2 b2
@@ -238,7 +238,7 @@ inline void transpose_in_words(ROW *v)
 // within words first; then word q of row g * P + j is word g of row
 // q * P + j of the result, so transposing the W x W words of the rows
 // j, P + j, 2P + j, ... finishes it.
-inline void transpose_tile(ROW *v)
+static inline void transpose_tile(ROW *v)
 {
 #pragma unroll
     for (uint g = 0; g < W; ++g)
@@ -262,7 +262,7 @@ inline void transpose_tile(ROW *v)
 #elif VEC > 1
 DEFINE_TRANSPOSE(transpose_tile, ELEMV, VEC)
 #else
-inline void transpose_tile(ELEMV *v) { (void)v; }
+static inline void transpose_tile(ELEMV *v) { (void)v; }
 #endif
 // A vector and its elements (type punning through a union is defined in
 // OpenCL C), for the element-by-element paths.
@@ -272,7 +272,7 @@ typedef union {
 } elements;
 
 // The first `count` (< VEC) elements at p, zeros after them.
-inline ELEMV load_partial(const __global ELEM *p, uint count)
+static inline ELEMV load_partial(const __global ELEM *p, uint count)
 {
     elements u;
     for (uint k = 0; k < VEC; ++k)
@@ -281,7 +281,7 @@ inline ELEMV load_partial(const __global ELEM *p, uint count)
 }
 
 // Stores the first `count` (< VEC) elements of v at p.
-inline void store_partial(__global ELEM *p, ELEMV v, uint count)
+static inline void store_partial(__global ELEM *p, ELEMV v, uint count)
 {
     elements u;
     u.v = v;
@@ -290,14 +290,14 @@ inline void store_partial(__global ELEM *p, ELEMV v, uint count)
 }
 
 // How many of the VEC lines from `first` lie below `end`.
-inline uint valid_lines(ulong first, ulong end)
+static inline uint valid_lines(ulong first, ulong end)
 {
     return first >= end ? 0 : end - first >= VEC ? VEC : (uint)(end - first);
 }
 
 // Loads the VEC x VEC tile at p (rows ld apart) into v. A tile with fewer
 // than VEC valid rows or columns is read element by element, zeros outside.
-inline void load_tile(ROW *v, const __global ELEM *p, ulong ld, uint valid_rows, uint valid_cols,
+static inline void load_tile(ROW *v, const __global ELEM *p, ulong ld, uint valid_rows, uint valid_cols,
                       const int mode)
 {
     if (mode == ALIGNED || (valid_rows == VEC && valid_cols == VEC)) {
@@ -314,7 +314,7 @@ inline void load_tile(ROW *v, const __global ELEM *p, ulong ld, uint valid_rows,
 
 // Stores rows t[0..VEC) of a tile at p (rows ld apart), only the valid part
 // of a partial tile.
-inline void store_tile(__global ELEM *p, ulong ld, const ROW *t, uint valid_rows, uint valid_cols,
+static inline void store_tile(__global ELEM *p, ulong ld, const ROW *t, uint valid_rows, uint valid_cols,
                        const int mode)
 {
     if (mode == ALIGNED || (valid_rows == VEC && valid_cols == VEC)) {
@@ -340,7 +340,7 @@ inline void store_tile(__global ELEM *p, ulong ld, const ROW *t, uint valid_rows
 // cover a block of tiles and B's rows, like A's, are written in runs of
 // several tiles. Each is a bijection for any grid; the host keeps the group
 // count within 32 bits.
-inline uint2 group_tile(uint tiles_x)
+static inline uint2 group_tile(uint tiles_x)
 {
     uint linear = (uint)get_group_id(0);
 #if TRANSPOSE_BAND == 0
@@ -375,7 +375,7 @@ inline uint2 group_tile(uint tiles_x)
 #endif
 #define STEP_ROWS (TRANSPOSE_WG_Y * VEC)
 
-inline void transpose_tiles(ulong rows, ulong cols, const __global ELEM *restrict a, ulong lda,
+static inline void transpose_tiles(ulong rows, ulong cols, const __global ELEM *restrict a, ulong lda,
                             __global ELEM *restrict b, ulong ldb, uint tiles_x ALPHA_PARAMETER,
                             const int mode)
 {
@@ -422,7 +422,7 @@ inline void transpose_tiles(ulong rows, ulong cols, const __global ELEM *restric
 #define GROUP_Y (TILE / STEPS)
 #define TILE_STRIDE (TILE + TRANSPOSE_LOCAL_PAD)
 
-inline void transpose_local(ulong rows, ulong cols, const __global ELEM *restrict a, ulong lda,
+static inline void transpose_local(ulong rows, ulong cols, const __global ELEM *restrict a, ulong lda,
                             __global ELEM *restrict b, ulong ldb, uint tiles_x ALPHA_PARAMETER,
                             __local ELEM *tile, const int mode)
 {
@@ -488,7 +488,7 @@ inline void transpose_local(ulong rows, ulong cols, const __global ELEM *restric
 #define STREAM_TILES (VEC * (uint)sizeof(ELEM) < CPU_LINE_BYTES ? CPU_LINE_BYTES / (VEC * (uint)sizeof(ELEM)) : 1)
 
 // Transposes (and scales) the tile of A at `from` into v.
-inline void transposed_tile(ROW *v, const __global ELEM *from, ulong lda, uint valid_rows,
+static inline void transposed_tile(ROW *v, const __global ELEM *from, ulong lda, uint valid_rows,
                             uint valid_cols ALPHA_PARAMETER, const int mode)
 {
     load_tile(v, from, lda, valid_rows, valid_cols, mode);
@@ -498,7 +498,7 @@ inline void transposed_tile(ROW *v, const __global ELEM *from, ulong lda, uint v
         v[k] = SCALE(v[k]);
 }
 
-inline void transpose_block(ulong rows, ulong cols, const __global ELEM *restrict a, ulong lda,
+static inline void transpose_block(ulong rows, ulong cols, const __global ELEM *restrict a, ulong lda,
                             __global ELEM *restrict b, ulong ldb, uint tiles_x ALPHA_PARAMETER,
                             const int mode, const int stream)
 {
