@@ -390,7 +390,7 @@ typedef enum tailor_origin {
     TAILOR_ORIGIN_PROFILE = 1,  // the device's profile row
     TAILOR_ORIGIN_TUNED = 2,    // a tuning record measured on this device
     TAILOR_ORIGIN_OVERRIDE = 3, // settings.tuning or $TAILOR_TUNE
-    TAILOR_ORIGIN_FALLBACK = 4, // the default, because the device cannot run the value asked for
+    TAILOR_ORIGIN_FALLBACK = 4, // the default (or smaller), because the device cannot run the value asked for
     TAILOR_ORIGIN_DEVICE = 5,   // a probed device fact (DEVICE, CUDA_SM, LOCKSTEP, ...)
     TAILOR_ORIGIN_PROGRAM = 6,  // the program's own variant (data type, operator, method)
 } tailor_origin;

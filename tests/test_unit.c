@@ -332,13 +332,71 @@ static void test_small_local_memory(void)
     // An override that does not fit is an error, not a fallback.
     CHECK(configure(&small, "SGEMM_BK=32", &profile) == TAILOR_ERROR_INVALID_PROFILE,
           "an SGEMM override that does not fit is refused");
-    // Too small even for the defaults: that operation alone is unsupported.
+
+    // Below the defaults' needs, smaller shapes than the defaults.
     tailor_device_info tiny = amd(64, 9);
-    tiny.local_mem_bytes = 1024;
+    tiny.local_mem_bytes = 2048;
     CHECK(profile_select(&tiny, NULL, NULL, &profile) == TAILOR_SUCCESS, "%s", tailor_last_error());
-    CHECK(operation_settle(&profile, &tiny, OP_SGEMM) == TAILOR_ERROR_UNSUPPORTED,
-          "1 KiB of local memory: SGEMM is unsupported");
-    CHECK(operation_settle(&profile, &tiny, OP_REDUCE) == TAILOR_SUCCESS, "the reduction still runs");
+    CHECK(operation_settle(&profile, &tiny, OP_SGEMM) == TAILOR_SUCCESS, "2 KiB: SGEMM shrinks: %s",
+          tailor_last_error());
+    CHECK(profile.tune[TUNE_SGEMM_BK] < param_table[TUNE_SGEMM_BK].fallback &&
+              profile.origin[TUNE_SGEMM_BK] == TAILOR_ORIGIN_FALLBACK,
+          "SGEMM_BK below its default (%d)", profile.tune[TUNE_SGEMM_BK]);
+    CHECK(operation_settle(&profile, &tiny, OP_REDUCE) == TAILOR_SUCCESS &&
+              profile.tune[TUNE_REDUCE_WG_SIZE] >= 64 && profile.tune[TUNE_REDUCE_WG_SIZE] < 256,
+          "the reduction's groups shrink, not below the wavefront (%d): %s",
+          profile.tune[TUNE_REDUCE_WG_SIZE], tailor_last_error());
+
+    // Nothing fits: that operation alone is unsupported, and says why.
+    tailor_device_info none = amd(64, 9);
+    none.local_mem_bytes = 256;
+    CHECK(profile_select(&none, NULL, NULL, &profile) == TAILOR_SUCCESS, "%s", tailor_last_error());
+    CHECK(operation_settle(&profile, &none, OP_SGEMM) == TAILOR_ERROR_UNSUPPORTED &&
+              strstr(tailor_last_error(), "local memory") && strstr(tailor_last_error(), "no smaller shape"),
+          "256 bytes of local memory: SGEMM is unsupported: %s", tailor_last_error());
+    CHECK(operation_settle(&profile, &none, OP_REDUCE) == TAILOR_ERROR_UNSUPPORTED,
+          "a 64-wide lockstep reduction needs 64 doubles of local memory");
+    CHECK(operation_settle(&profile, &none, OP_TRANSPOSE) == TAILOR_SUCCESS, "the transpose still runs: %s",
+          tailor_last_error());
+}
+
+// Every operation settles on every kind of device down to 4 KiB of local
+// memory and 64-item work-groups (OpenCL's full profile guarantees 32 KiB and
+// 1, so this is beyond what real devices need), with values its own check
+// accepts; below that an operation is supported or refused, never broken.
+static void test_small_devices(void)
+{
+    tailor_device_info kinds[6] = {nvidia(9, 0), nvidia(3, 5), amd(64, 9), amd(32, 10)};
+    snprintf(kinds[4].vendor, sizeof kinds[4].vendor, "Unknown Vendor");
+    kinds[4].type = CL_DEVICE_TYPE_ACCELERATOR;
+    snprintf(kinds[5].vendor, sizeof kinds[5].vendor, "GenuineIntel");
+    kinds[5].type = CL_DEVICE_TYPE_CPU;
+    kinds[5].has_fp64 = 1;
+    static const cl_ulong local_sizes[] = {65536, 32768, 16384, 8192, 4096, 2048, 1024, 512};
+    static const size_t groups[] = {1024, 256, 64, 16};
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; ++k)
+        for (size_t l = 0; l < sizeof local_sizes / sizeof local_sizes[0]; ++l)
+            for (size_t g = 0; g < sizeof groups / sizeof groups[0]; ++g) {
+                tailor_device_info facts = kinds[k];
+                facts.local_mem_bytes = local_sizes[l];
+                facts.max_work_group_size = groups[g];
+                struct profile profile;
+                CHECK(profile_select(&facts, NULL, NULL, &profile) == TAILOR_SUCCESS, "%s",
+                      tailor_last_error());
+                for (int op = 0; op < OP_COUNT; ++op) {
+                    tailor_status status = operation_settle(&profile, &facts, (enum operation_id)op);
+                    int lockstep_fits = (size_t)profile.lockstep <= groups[g];
+                    CHECK(status == TAILOR_SUCCESS || (status == TAILOR_ERROR_UNSUPPORTED &&
+                                                       (local_sizes[l] < 4096 || groups[g] < 64 ||
+                                                        !lockstep_fits)),
+                          "%s on a %s device, %llu bytes of local memory, %zu-item groups: %s",
+                          operation_name((enum operation_id)op), kinds[k].vendor,
+                          (unsigned long long)local_sizes[l], groups[g], tailor_last_error());
+                    if (status == TAILOR_SUCCESS)
+                        CHECK(operation_table[op]->check(&profile, &facts) == TAILOR_SUCCESS,
+                              "the settled values pass the check");
+                }
+            }
 }
 
 // SGEMM's tile parameters are checked against each other and the device.
@@ -433,6 +491,7 @@ int main(void)
     test_tuning();
     test_ptx_requirements();
     test_small_local_memory();
+    test_small_devices();
     test_sgemm_tuning();
     test_transpose_tuning();
     test_status_table();

@@ -161,6 +161,76 @@ void tailor_context_release(tailor_context **handle)
     *handle = NULL;
 }
 
+// Halves the step's parameters that stay at or above their floors; 0 if
+// none could.
+static int shrink_once(struct profile *profile, const struct shrink_step *step)
+{
+    int halved = 0;
+    for (int i = 0; i < step->count; ++i) {
+        int *value = &profile->tune[step->params[i]];
+        int floor = step->floor > param_table[step->params[i]].minimum ? step->floor
+                                                                       : param_table[step->params[i]].minimum;
+        if (*value > floor && *value / 2 >= floor) {
+            *value /= 2;
+            halved = 1;
+        }
+    }
+    return halved;
+}
+
+struct shrink_search {
+    const struct operation *operation;
+    const tailor_device_info *facts;
+    struct profile start; // the defaults
+    int counts[8];        // halvings of each step
+};
+
+// Splits `left` halvings over steps `step` onwards (earlier steps take more
+// first) and tries each split from the defaults; 1 when one passes the check,
+// with `profile` holding it.
+static int try_splits(struct shrink_search *search, struct profile *profile, size_t step, int left)
+{
+    size_t steps = search->operation->shrink_count;
+    if (step + 1 == steps || left == 0) {
+        for (size_t s = step; s < steps; ++s)
+            search->counts[s] = s == step ? left : 0;
+        *profile = search->start;
+        for (size_t s = 0; s < steps; ++s)
+            for (int h = 0; h < search->counts[s]; ++h)
+                if (!shrink_once(profile, &search->operation->shrink[s]))
+                    return 0;
+        return search->operation->check(profile, search->facts) == TAILOR_SUCCESS;
+    }
+    for (int here = left; here >= 0; --here) {
+        search->counts[step] = here;
+        if (try_splits(search, profile, step + 1, left - here))
+            return 1;
+    }
+    return 0;
+}
+
+// The fewest halvings in total that make the operation fit, so that one
+// constraint's step does not shrink further than it needs while another
+// constraint still fails.
+static int shrink_to_fit(struct profile *profile, const struct operation *operation,
+                         const tailor_device_info *facts)
+{
+    struct shrink_search search = {.operation = operation, .facts = facts, .start = *profile};
+    if (operation->shrink_count > sizeof search.counts / sizeof search.counts[0])
+        return 0;
+    int most = 0;
+    for (size_t s = 0; s < operation->shrink_count; ++s) {
+        struct profile smallest = *profile;
+        while (shrink_once(&smallest, &operation->shrink[s]))
+            ++most;
+    }
+    for (int total = 1; total <= most; ++total)
+        if (try_splits(&search, profile, 0, total))
+            return 1;
+    *profile = search.start;
+    return 0;
+}
+
 tailor_status operation_settle(struct profile *profile, const tailor_device_info *facts,
                                enum operation_id op)
 {
@@ -186,8 +256,12 @@ tailor_status operation_settle(struct profile *profile, const tailor_device_info
         return TAILOR_SUCCESS;
     char why[512];
     snprintf(why, sizeof why, "%s", tailor_last_error());
-    return error_set(TAILOR_ERROR_UNSUPPORTED, "%s cannot run on %s: %s", operation_name(op),
-                     facts->device_name, why);
+    // Smaller shapes than the defaults: slower, but the operation runs.
+    if (shrink_to_fit(profile, operation, facts))
+        return TAILOR_SUCCESS;
+    return error_set(TAILOR_ERROR_UNSUPPORTED, "%s cannot run on %s: %s%s", operation_name(op),
+                     facts->device_name, why,
+                     operation->shrink_count ? ", and no smaller shape fits" : "");
 }
 
 // Under the build lock: the operation's values settled and its scratch

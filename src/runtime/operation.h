@@ -19,6 +19,15 @@ struct op_plan {
     char variant[128];
 };
 
+// Parameters that halve together, none below `floor` (nor its minimum), when
+// even the built-in defaults do not fit a device (little local memory, small
+// work-groups).
+struct shrink_step {
+    int floor;
+    int count;
+    enum param_id params[4];
+};
+
 struct operation {
     // The constraints between the operation's parameters and the device
     // beyond each parameter's range (messages through error_set); NULL: none.
@@ -35,6 +44,10 @@ struct operation {
     int (*launches_program)(const struct profile *profile, enum program_id program);
     // What the tuner searches (src/tune/tune_task.h).
     const struct tune_tasks *tuning;
+    // The device gets the fewest halvings in total that pass `check` (among
+    // equals, the most from the first steps); none: the defaults or nothing.
+    const struct shrink_step *shrink;
+    size_t shrink_count;
 };
 
 // Whether some call of the program's operation can launch it on `profile`.

@@ -115,8 +115,9 @@ static size_t scratch_bytes(const struct profile *profile, const tailor_device_i
 }
 
 // Segments wider than a lockstep group reduce in two lockstep steps, so no
-// segment may exceed LOCKSTEP^2 work-items; the column kernels stage
-// GEMV_COL_VECTOR floats per work-item in local memory.
+// segment may exceed LOCKSTEP^2 work-items; the row kernels reduce through a
+// float per work-item of local memory, the column kernels stage
+// GEMV_COL_VECTOR floats per work-item there.
 static tailor_status check(const struct profile *profile, const tailor_device_info *facts)
 {
     const int *t = profile->tune;
@@ -135,6 +136,10 @@ static tailor_status check(const struct profile *profile, const tailor_device_in
     REQUIRE(t[TUNE_GEMV_COL_THREADS] <= t[TUNE_GEMV_COL_WG], TAILOR_ERROR_INVALID_PROFILE,
             "GEMV_COL_THREADS=%d exceeds GEMV_COL_WG=%d", t[TUNE_GEMV_COL_THREADS],
             t[TUNE_GEMV_COL_WG]);
+    size_t row_local = (size_t)row_group * sizeof(cl_float) + 16;
+    REQUIRE(facts->local_mem_bytes == 0 || row_local <= facts->local_mem_bytes, TAILOR_ERROR_INVALID_PROFILE,
+            "GEMV_ROW_WG=%d floats exceed the device's %llu bytes of local memory", row_group,
+            (unsigned long long)facts->local_mem_bytes);
     size_t column_local = (size_t)t[TUNE_GEMV_COL_WG] * (size_t)t[TUNE_GEMV_COL_VECTOR] * 4 + 64;
     REQUIRE(facts->local_mem_bytes == 0 || column_local <= facts->local_mem_bytes,
             TAILOR_ERROR_INVALID_PROFILE,
@@ -551,7 +556,16 @@ static tailor_status explain(tailor_context *ctx, const tailor_call *call, struc
     return TAILOR_SUCCESS;
 }
 
-const struct operation gemv_operation = {check, scratch_bytes, explain, NULL, &gemv_tune_tasks};
+// The column kernels' staging area first, then the row kernels' groups.
+static const struct shrink_step shrink_steps[] = {
+    {1, 2, {TUNE_GEMV_COL_WG, TUNE_GEMV_COL_THREADS}},
+    {0, 1, {TUNE_GEMV_COL_VECTOR}},
+    {0, 1, {TUNE_GEMV_ROW_WG}},
+};
+
+const struct operation gemv_operation = {
+    check, scratch_bytes, explain, NULL, &gemv_tune_tasks, shrink_steps,
+    sizeof shrink_steps / sizeof shrink_steps[0]};
 
 tailor_status tailor_sgemv(tailor_context *ctx, cl_command_queue queue, tailor_layout layout,
                            tailor_trans trans, size_t m, size_t n, float alpha, cl_mem a,

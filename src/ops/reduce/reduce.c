@@ -52,6 +52,11 @@ static tailor_status check(const struct profile *profile, const tailor_device_in
     REQUIRE(lockstep == 0 || (group >= lockstep && group <= lockstep * lockstep),
             TAILOR_ERROR_INVALID_PROFILE, "REDUCE_WG_SIZE=%d must lie in [LOCKSTEP, LOCKSTEP^2]",
             group);
+    // One element per work-item (doubles where the device has them) and a flag.
+    size_t local = (size_t)group * (profile->has_fp64 ? sizeof(cl_double) : sizeof(cl_float)) + 16;
+    REQUIRE(facts->local_mem_bytes == 0 || local <= facts->local_mem_bytes, TAILOR_ERROR_INVALID_PROFILE,
+            "REDUCE_WG_SIZE=%d needs %zu bytes of local memory; the device has %llu", group, local,
+            (unsigned long long)facts->local_mem_bytes);
     return TAILOR_SUCCESS;
 }
 
@@ -171,7 +176,13 @@ static tailor_status explain(tailor_context *ctx, const tailor_call *call, struc
     return TAILOR_SUCCESS;
 }
 
-const struct operation reduce_operation = {check, scratch_bytes, explain, NULL, &reduce_tune_tasks};
+static const struct shrink_step shrink_steps[] = {
+    {1, 1, {TUNE_REDUCE_WG_SIZE}},
+};
+
+const struct operation reduce_operation = {
+    check, scratch_bytes, explain, NULL, &reduce_tune_tasks, shrink_steps,
+    sizeof shrink_steps / sizeof shrink_steps[0]};
 
 tailor_status tailor_reduce(tailor_context *ctx, cl_command_queue queue, tailor_reduce_op op,
                             tailor_dtype dtype, size_t n, cl_mem x, size_t x_offset, cl_mem result,

@@ -579,7 +579,20 @@ static tailor_status explain(tailor_context *ctx, const tailor_call *call, struc
     return TAILOR_SUCCESS;
 }
 
-const struct operation sgemm_operation = {check, NULL, explain, NULL, &sgemm_tune_tasks};
+// The small kernel's groups, one local tile instead of two, fewer steps of k,
+// smaller tiles (floors: BK 4 holds the default 4-float global loads; the
+// default register tiles divide 16x16).
+static const struct shrink_step shrink_steps[] = {
+    {1, 2, {TUNE_SGEMM_SMALL_WG_X, TUNE_SGEMM_SMALL_WG_Y}},
+    {0, 2, {TUNE_SGEMM_DOUBLE_BUFFER, TUNE_SGEMM_MID_DOUBLE_BUFFER}},
+    {4, 2, {TUNE_SGEMM_BK, TUNE_SGEMM_MID_BK}},
+    {16, 2, {TUNE_SGEMM_MID_BM, TUNE_SGEMM_MID_BN}},
+    {16, 2, {TUNE_SGEMM_BM, TUNE_SGEMM_BN}},
+};
+
+const struct operation sgemm_operation = {
+    check, NULL, explain, NULL, &sgemm_tune_tasks, shrink_steps,
+    sizeof shrink_steps / sizeof shrink_steps[0]};
 
 static tailor_status check_overlap(cl_mem input, const char *name, size_t offset, size_t extent,
                                    cl_mem c, size_t c_offset, size_t c_extent)

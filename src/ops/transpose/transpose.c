@@ -320,7 +320,17 @@ static int launches_program(const struct profile *profile, enum program_id progr
     return 0;
 }
 
-const struct operation transpose_operation = {check, NULL, explain, launches_program, &transpose_tune_tasks};
+// Register-tile groups, then local tiles (their edge and the vectors each
+// work-item moves together), then narrower vectors.
+static const struct shrink_step shrink_steps[] = {
+    {1, 1, {TUNE_TRANSPOSE_WG_Y}},
+    {1, 2, {TUNE_TRANSPOSE_WG_X, TUNE_TRANSPOSE_LOCAL_STEPS}},
+    {0, 1, {TUNE_TRANSPOSE_VECTOR_BYTES}},
+};
+
+const struct operation transpose_operation = {
+    check, NULL, explain, launches_program, &transpose_tune_tasks, shrink_steps,
+    sizeof shrink_steps / sizeof shrink_steps[0]};
 
 tailor_status tailor_transpose(tailor_context *ctx, cl_command_queue queue,
                                       size_t element_bytes, size_t rows, size_t cols, cl_mem a,
