@@ -14,6 +14,7 @@ usage: check_defines.py PRINT_BUILD_OPTIONS CLANG CL_DIR
 import concurrent.futures
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 
@@ -38,7 +39,7 @@ def preprocess(clang, cl_dir, target, options, source):
 
 def check_line(args):
     clang, cl_dir, line = args
-    device, family, _arch, program, source, options = line.split('\t')
+    device, family, _arch, _isa, program, source, options = line.split('\t')
     target = TARGETS[family]
     options = shlex.split(options)
     status, full, errors = preprocess(clang, cl_dir, target, options, source)
@@ -56,6 +57,9 @@ def check_line(args):
 
 def main():
     printer, clang, cl_dir = sys.argv[1:4]
+    if not shutil.which(clang):
+        print('SKIPPED: no clang (%s)' % clang)
+        return 77
     lines = subprocess.run([printer], check=True, capture_output=True, text=True).stdout.splitlines()
     chosen = [l for l in lines if l.split('\t')[0] in DEVICES]
     missing = DEVICES - {l.split('\t')[0] for l in chosen}

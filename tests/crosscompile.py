@@ -1,40 +1,244 @@
 #!/usr/bin/env python3
-"""Compile every kernel program for every device profile with clang's OpenCL
-front end and back ends (NVPTX, AMDGCN, SPIR), so vendor paths that cannot
-run here still cannot rot.
+"""Build every kernel program for every device profile, as far as the tools
+on this machine can take it (print_build_options prints one line per program
+and profile):
 
-usage: crosscompile.py PRINT_BUILD_OPTIONS CLANG CL_DIR
+  frontend  clang's OpenCL front end and code generator for every line:
+            NVPTX, AMDGCN (no device libraries), SPIR.
+  ptxas     each NVIDIA line compiled to PTX with libclc's built-ins linked
+            in, its .version and .target set to the device's driver PTX ISA
+            and SM, then assembled by the CUDA toolkit's ptxas for that SM
+            (or, below the oldest SM the toolkit supports, for that one). A
+            warning fails too, but those of shfl without .sync in PTX for
+            SMs below 70.
+  amdgcn    each AMD line compiled and linked into a code object with the
+            ROCm device libraries, for its GFX target.
+
+Any compiler, assembler or linker error fails the tier. A tier whose tools
+are missing exits 77 (skipped) and says what it looked for.
+
+usage: crosscompile.py TIER PRINT_BUILD_OPTIONS CLANG CL_DIR
 """
+import concurrent.futures
+import glob
+import os
+import re
 import shlex
+import shutil
 import subprocess
 import sys
+import tempfile
 
-printer, clang, cl_dir = sys.argv[1:4]
+SKIP = 77
+OPENCL = ['-x', 'cl', '-Werror', '-include', 'opencl-c.h']
+LIBCLC_NVPTX = ['/usr/lib/clc/nvptx64--nvidiacl.bc'] + sorted(glob.glob('/usr/lib/llvm-*/lib/clc/nvptx64--nvidiacl.bc'))
+ROCM_BITCODE = sorted(glob.glob('/usr/lib/*/amdgcn/bitcode')) + ['/usr/lib/amdgcn/bitcode', '/opt/rocm/amdgcn/bitcode']
 
-TARGETS = {
-    'nvptx': lambda arch: ['-target', 'nvptx64-nvidia-nvcl', '-Xclang', '-target-cpu', '-Xclang', arch, '-S'],
-    'amdgcn': lambda arch: ['-target', 'amdgcn-amd-amdhsa', '-nogpulib', '-mcpu=' + arch, '-c'],
-    'spir': lambda arch: ['-target', 'spir64', '-emit-llvm', '-c'] + (
-        ['-Dcl_intel_subgroups=1', '-Xclang', '-cl-ext=+cl_intel_subgroups'] if arch == 'intel-subgroups' else []),
-}
+
+class Line:
+    def __init__(self, text):
+        (self.device, self.family, self.arch, self.isa, self.program, self.source,
+         options) = text.split('\t')
+        self.options = shlex.split(options)
+
+
+def run(command, **kwargs):
+    return subprocess.run(command, capture_output=True, text=True, **kwargs)
+
+
+def sm_number(arch):
+    return int(arch[len('sm_'):])
+
+
+def nvptx_cpus(clang):
+    """The sm_NN the clang's NVPTX back end knows, ascending."""
+    result = run([clang, '--target=nvptx64', '-print-supported-cpus'])
+    return sorted({int(n) for n in re.findall(r'\bsm_(\d+)\b', result.stdout + result.stderr)})
+
+
+def clang_cpu(arch, known):
+    """The newest SM clang knows that the device also has: clang's generated
+    code is then valid for the device; the kernels' own PTX is chosen by
+    CUDA_SM in the options, not by this."""
+    usable = [n for n in known if n <= sm_number(arch)]
+    return 'sm_%d' % (usable[-1] if usable else known[0])
+
+
+def frontend_command(clang, cl_dir, line, output, cpus):
+    if line.family == 'nvptx':
+        target = ['-target', 'nvptx64-nvidia-nvcl', '-Xclang', '-target-cpu', '-Xclang',
+                  clang_cpu(line.arch, cpus), '-S']
+    elif line.family == 'amdgcn':
+        target = ['-target', 'amdgcn-amd-amdhsa', '-nogpulib', '-mcpu=' + line.arch, '-c']
+    else:
+        target = ['-target', 'spir64', '-emit-llvm', '-c']
+        if line.arch == 'intel-subgroups':
+            target += ['-Dcl_intel_subgroups=1', '-Xclang', '-cl-ext=+cl_intel_subgroups']
+    return [clang] + OPENCL + ['-I', cl_dir, '-o', output] + target + line.options + [os.path.join(cl_dir, line.source)]
+
+
+def frontend(tools, line, workdir):
+    clang, cl_dir, cpus = tools
+    command = frontend_command(clang, cl_dir, line, os.devnull, cpus)
+    result = run(command)
+    return result.returncode == 0, command, result.stderr
+
+
+def find_ptxas():
+    found = shutil.which('ptxas')
+    for root in [os.environ.get('CUDA_PATH'), os.environ.get('CUDA_HOME'), '/usr/local/cuda']:
+        if not found and root and os.access(os.path.join(root, 'bin', 'ptxas'), os.X_OK):
+            found = os.path.join(root, 'bin', 'ptxas')
+    return found
+
+
+def ptxas_targets(ptxas):
+    """The real sm_NN this ptxas assembles for, ascending."""
+    result = run([ptxas, '--help'])
+    return sorted({int(n) for n in re.findall(r"'sm_(\d+)'", result.stdout)})
+
+
+def assemble_arch(arch, supported):
+    """The SM to assemble for: the device's own where the toolkit has it, else
+    the oldest newer one it has (PTX for sm_XY assembles for any sm_MN >= XY)."""
+    newer = [n for n in supported if n >= sm_number(arch)]
+    return 'sm_%d' % (newer[0] if newer else supported[-1])
+
+
+# The warnings the sm_30-69 lockstep path's shfl draws, correct on the parts
+# it is built for: unpredictable on sm_70+ (it is assembled for a newer SM
+# here), deprecated from PTX ISA 6.0 (the drivers for those parts take it).
+OLDER_SM_WARNING = re.compile(r"warning\s*: Instruction 'shfl' without '\.sync' (may produce unpredictable "
+                              r"results on sm_70 and later architectures|is deprecated since PTX ISA version 6\.0)")
+
+
+def unexpected_warnings(output, device_arch, assembled_arch):
+    warnings = [l for l in output.splitlines() if 'warning' in l]
+    if sm_number(device_arch) < 70:
+        warnings = [l for l in warnings if not OLDER_SM_WARNING.search(l)]
+    return warnings
+
+
+def retarget(ptx, arch, isa):
+    """PTX as the device's driver would be handed it: its SM, its PTX ISA."""
+    ptx, versions = re.subn(r'^\.version\s+\S+', '.version ' + isa, ptx, count=1, flags=re.M)
+    ptx, targets = re.subn(r'^\.target\s+sm_\d+', '.target ' + arch, ptx, count=1, flags=re.M)
+    if versions != 1 or targets != 1:
+        raise ValueError('no .version or .target line in the PTX')
+    return ptx
+
+
+def ptxas_assemble(tools, line, workdir):
+    clang, cl_dir, cpus, libclc, ptxas, supported = tools
+    ptx_path = os.path.join(workdir, line.device + '.' + line.program + '.ptx')
+    command = [clang] + OPENCL + ['-I', cl_dir, '-target', 'nvptx64-unknown-nvidiacl',
+                                  '-Xclang', '-target-cpu', '-Xclang', clang_cpu(line.arch, cpus),
+                                  '-Xclang', '-mlink-builtin-bitcode', '-Xclang', libclc, '-O2', '-S',
+                                  '-o', ptx_path] + line.options + [os.path.join(cl_dir, line.source)]
+    result = run(command)
+    if result.returncode != 0:
+        return False, command, result.stderr
+    with open(ptx_path) as f:
+        ptx = retarget(f.read(), line.arch, line.isa)
+    with open(ptx_path, 'w') as f:
+        f.write(ptx)
+    assembled_arch = assemble_arch(line.arch, supported)
+    command = [ptxas, '-arch=' + assembled_arch, '-o', os.devnull, ptx_path]
+    result = run(command)
+    os.remove(ptx_path)
+    output = result.stdout + result.stderr
+    return (result.returncode == 0 and not unexpected_warnings(output, line.arch, assembled_arch),
+            command, output)
+
+
+def rocm_bitcode_dir():
+    for path in ROCM_BITCODE:
+        if os.path.isfile(os.path.join(path, 'ocml.bc')):
+            return path
+    return None
+
+
+def linking_clang(clang, bitcode, workdir):
+    """A clang that reads this rocm-device-libs' bitcode (the libraries are
+    built by one LLVM release; an older clang cannot read them)."""
+    probe = os.path.join(workdir, 'probe.cl')
+    with open(probe, 'w') as f:
+        f.write('kernel void probe(global float *x) { x[get_global_id(0)] = sqrt(x[0]); }\n')
+    candidates = [clang] + ['clang-%d' % v for v in range(30, 14, -1)]
+    for candidate in candidates:
+        path = shutil.which(candidate)
+        if not path:
+            continue
+        result = run([path] + OPENCL + ['-target', 'amdgcn-amd-amdhsa', '-mcpu=gfx906',
+                                        '--rocm-device-lib-path=' + bitcode, '-o',
+                                        os.path.join(workdir, 'probe.co'), probe])
+        if result.returncode == 0:
+            return path
+    return None
+
+
+def amdgcn_link(tools, line, workdir):
+    clang, cl_dir, bitcode = tools
+    command = [clang] + OPENCL + ['-I', cl_dir, '-target', 'amdgcn-amd-amdhsa', '-mcpu=' + line.arch,
+                                  '--rocm-device-lib-path=' + bitcode,
+                                  '-o', os.path.join(workdir, line.device + '.' + line.program + '.co')]
+    command += line.options + [os.path.join(cl_dir, line.source)]
+    result = run(command)
+    return result.returncode == 0, command, result.stderr
+
+
+def tier_setup(tier, clang, cl_dir, workdir):
+    """(families, build function, its tools) or (None, reason to skip)."""
+    if not shutil.which(clang):
+        return None, 'no clang (%s)' % clang
+    if tier == 'frontend':
+        return ({'nvptx', 'amdgcn', 'spir'}, frontend, (clang, cl_dir, nvptx_cpus(clang))), None
+    if tier == 'ptxas':
+        libclc = next((p for p in LIBCLC_NVPTX if os.path.isfile(p)), None)
+        ptxas = find_ptxas()
+        if not libclc:
+            return None, 'no libclc NVPTX built-ins (libclc-NN): looked for %s' % ', '.join(LIBCLC_NVPTX)
+        if not ptxas:
+            return None, 'no ptxas: looked in PATH, $CUDA_PATH/bin, $CUDA_HOME/bin, /usr/local/cuda/bin'
+        supported = ptxas_targets(ptxas)
+        if not supported:
+            return None, '%s lists no sm_NN targets' % ptxas
+        print('ptxas %s assembles for %s; libclc %s' % (ptxas, ' '.join('sm_%d' % n for n in supported), libclc))
+        return ({'nvptx'}, ptxas_assemble, (clang, cl_dir, nvptx_cpus(clang), libclc, ptxas, supported)), None
+    if tier == 'amdgcn':
+        bitcode = rocm_bitcode_dir()
+        if not bitcode:
+            return None, 'no ROCm device libraries (rocm-device-libs): looked in %s' % ', '.join(ROCM_BITCODE)
+        linker = linking_clang(clang, bitcode, workdir)
+        if not linker:
+            return None, 'no clang that reads and links %s (clang, clang-30 .. clang-15, with ld.lld)' % bitcode
+        print('linking with %s and %s' % (linker, bitcode))
+        return ({'amdgcn'}, amdgcn_link, (linker, cl_dir, bitcode)), None
+    raise SystemExit('unknown tier ' + tier)
 
 
 def main():
-    lines = subprocess.run([printer], check=True, capture_output=True, text=True).stdout.splitlines()
-    failures = 0
-    for line in lines:
-        device, family, arch, program, source, options = line.split('\t')
-        command = [clang, '-x', 'cl', '-Werror', '-include', 'opencl-c.h', '-I', cl_dir, '-o', '/dev/null']
-        command += TARGETS[family](arch) + shlex.split(options) + [cl_dir + '/' + source]
-        result = subprocess.run(command, capture_output=True, text=True)
-        status = 'ok' if result.returncode == 0 else 'FAILED'
-        print('%-20s %-16s %s' % (device, program, status))
-        if result.returncode != 0:
-            failures += 1
-            print(' '.join(shlex.quote(c) for c in command))
-            print(result.stderr)
-    print('%d program builds, %d failed' % (len(lines), failures))
-    return 1 if failures or not lines else 0
+    tier, printer, clang, cl_dir = sys.argv[1:5]
+    lines = [Line(t) for t in run([printer], check=True).stdout.splitlines()]
+    with tempfile.TemporaryDirectory() as workdir:
+        setup, reason = tier_setup(tier, clang, cl_dir, workdir)
+        if not setup:
+            print('SKIPPED: %s' % reason)
+            return SKIP
+        families, build, tools = setup
+        chosen = [l for l in lines if l.family in families]
+        failures = 0
+        with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+            results = pool.map(lambda l: build(tools, l, workdir), chosen)
+            for line, (ok, command, messages) in zip(chosen, results):
+                print('%-28s %-8s %-28s %s' % (line.device, line.arch, line.program, 'ok' if ok else 'FAILED'))
+                if not ok:
+                    failures += 1
+                    print(' '.join(shlex.quote(c) for c in command))
+                    print(messages)
+    targets = sorted({l.arch for l in chosen})
+    print('%s: %d program builds for %s, %d failed' % (tier, len(chosen), ' '.join(targets), failures))
+    return 1 if failures or not chosen else 0
 
 
 if __name__ == '__main__':

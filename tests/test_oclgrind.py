@@ -3,9 +3,14 @@
 API checks (out-of-bounds checks are always on). Oclgrind reports problems
 without failing the program, so any line in its log fails the test.
 
-usage: test_oclgrind.py OCLGRIND TEST [ARGS...]
+With --local-mem-size and --max-wgsize (passed to Oclgrind), the simulated
+device is that small: the test then runs on the smaller shapes each
+operation settles on.
+
+usage: test_oclgrind.py OCLGRIND [--local-mem-size BYTES] [--max-wgsize N] TEST [ARGS...]
 """
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -13,11 +18,18 @@ import tempfile
 
 def main():
     oclgrind, test = sys.argv[1], sys.argv[2:]
+    device = []
+    while test and test[0] in ('--local-mem-size', '--max-wgsize'):
+        device += test[:2]
+        test = test[2:]
+    if not shutil.which(oclgrind):
+        print('SKIPPED: no oclgrind (%s)' % oclgrind)
+        return 77
     with tempfile.TemporaryDirectory(prefix='tailor-oclgrind-') as scratch:
         log = os.path.join(scratch, 'oclgrind.log')
         env = {k: v for k, v in os.environ.items() if not k.startswith('TAILOR_')}
         env['TAILOR_CACHE'] = 'off'
-        command = [oclgrind, '--data-races', '--uninitialized', '--check-api', '--log', log] + test
+        command = [oclgrind, '--data-races', '--uninitialized', '--check-api', '--log', log] + device + test
         result = subprocess.run(command, env=env, timeout=1800)
         report = open(log).read() if os.path.exists(log) else ''
     if report.strip():
