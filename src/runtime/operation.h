@@ -50,6 +50,13 @@ struct operation {
     size_t shrink_count;
 };
 
+// Whether `bytes` of local memory fit the device (synthetic facts may leave
+// its size 0: unknown, no limit).
+static inline int local_memory_fits(const tailor_device_info *facts, size_t bytes)
+{
+    return facts->local_mem_bytes == 0 || bytes <= facts->local_mem_bytes;
+}
+
 // Whether some call of the program's operation can launch it on `profile`.
 int operation_launches_program(const struct profile *profile, enum program_id program);
 

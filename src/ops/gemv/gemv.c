@@ -137,12 +137,11 @@ static tailor_status check(const struct profile *profile, const tailor_device_in
             "GEMV_COL_THREADS=%d exceeds GEMV_COL_WG=%d", t[TUNE_GEMV_COL_THREADS],
             t[TUNE_GEMV_COL_WG]);
     size_t row_local = (size_t)row_group * sizeof(cl_float) + 16;
-    REQUIRE(facts->local_mem_bytes == 0 || row_local <= facts->local_mem_bytes, TAILOR_ERROR_INVALID_PROFILE,
+    REQUIRE(local_memory_fits(facts, row_local), TAILOR_ERROR_INVALID_PROFILE,
             "GEMV_ROW_WG=%d floats exceed the device's %llu bytes of local memory", row_group,
             (unsigned long long)facts->local_mem_bytes);
     size_t column_local = (size_t)t[TUNE_GEMV_COL_WG] * (size_t)t[TUNE_GEMV_COL_VECTOR] * 4 + 64;
-    REQUIRE(facts->local_mem_bytes == 0 || column_local <= facts->local_mem_bytes,
-            TAILOR_ERROR_INVALID_PROFILE,
+    REQUIRE(local_memory_fits(facts, column_local), TAILOR_ERROR_INVALID_PROFILE,
             "GEMV_COL_WG=%d times GEMV_COL_VECTOR=%d floats exceed the device's %llu bytes of local "
             "memory", t[TUNE_GEMV_COL_WG], t[TUNE_GEMV_COL_VECTOR],
             (unsigned long long)facts->local_mem_bytes);

@@ -54,7 +54,7 @@ static tailor_status check(const struct profile *profile, const tailor_device_in
             group);
     // One element per work-item (doubles where the device has them) and a flag.
     size_t local = (size_t)group * (profile->has_fp64 ? sizeof(cl_double) : sizeof(cl_float)) + 16;
-    REQUIRE(facts->local_mem_bytes == 0 || local <= facts->local_mem_bytes, TAILOR_ERROR_INVALID_PROFILE,
+    REQUIRE(local_memory_fits(facts, local), TAILOR_ERROR_INVALID_PROFILE,
             "REDUCE_WG_SIZE=%d needs %zu bytes of local memory; the device has %llu", group, local,
             (unsigned long long)facts->local_mem_bytes);
     return TAILOR_SUCCESS;

@@ -128,8 +128,7 @@ static tailor_status check_tiles(const int *t, const tailor_device_info *facts, 
             TAILOR_ERROR_INVALID_PROFILE, "SGEMM_WARP_INTERLEAVE needs an even %sWARP_TY", set);
     size_t local_bytes = sizeof(float) * (size_t)(1 + s.double_buffer) * (size_t)s.bk *
                          (size_t)(s.bm + pad_a + s.bn + pad_b);
-    REQUIRE(facts->local_mem_bytes == 0 || local_bytes <= facts->local_mem_bytes,
-            TAILOR_ERROR_INVALID_PROFILE,
+    REQUIRE(local_memory_fits(facts, local_bytes), TAILOR_ERROR_INVALID_PROFILE,
             "%s tiles need %zu bytes of local memory; the device has %llu", set, local_bytes,
             (unsigned long long)facts->local_mem_bytes);
     return TAILOR_SUCCESS;

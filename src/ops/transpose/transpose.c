@@ -126,8 +126,7 @@ static tailor_status check_local_tile(const int *t, const tailor_device_info *fa
             "the local-tile group of %zu-byte elements has %zu work-items; the device takes %zu",
             element_bytes, group, facts->max_work_group_size);
     size_t local = tile * (tile + (size_t)t[TUNE_TRANSPOSE_LOCAL_PAD]) * element_bytes;
-    REQUIRE(facts->local_mem_bytes == 0 || local <= facts->local_mem_bytes,
-            TAILOR_ERROR_INVALID_PROFILE,
+    REQUIRE(local_memory_fits(facts, local), TAILOR_ERROR_INVALID_PROFILE,
             "the local tile of %zu-byte elements needs %zu bytes; the device has %llu", element_bytes,
             local, (unsigned long long)facts->local_mem_bytes);
     return TAILOR_SUCCESS;
