@@ -64,22 +64,35 @@ def clang_cpu(arch, known):
     return 'sm_%d' % (usable[-1] if usable else known[0])
 
 
-def frontend_command(clang, cl_dir, line, output, cpus):
+def unlinked_target(line, cpus):
+    """clang's target options for line's device, without built-in libraries
+    (NVPTX, AMDGCN) or as SPIR."""
     if line.family == 'nvptx':
-        target = ['-target', 'nvptx64-nvidia-nvcl', '-Xclang', '-target-cpu', '-Xclang',
-                  clang_cpu(line.arch, cpus), '-S']
-    elif line.family == 'amdgcn':
-        target = ['-target', 'amdgcn-amd-amdhsa', '-nogpulib', '-mcpu=' + line.arch, '-c']
-    else:
-        target = ['-target', 'spir64', '-emit-llvm', '-c']
-        if line.arch == 'intel-subgroups':
-            target += ['-Dcl_intel_subgroups=1', '-Xclang', '-cl-ext=+cl_intel_subgroups']
-    return [clang] + OPENCL + ['-I', cl_dir, '-o', output] + target + line.options + [os.path.join(cl_dir, line.source)]
+        return ['-target', 'nvptx64-nvidia-nvcl', '-Xclang', '-target-cpu', '-Xclang', clang_cpu(line.arch, cpus)]
+    if line.family == 'amdgcn':
+        return ['-target', 'amdgcn-amd-amdhsa', '-nogpulib', '-mcpu=' + line.arch]
+    target = ['-target', 'spir64']
+    if line.arch == 'intel-subgroups':
+        target += ['-Dcl_intel_subgroups=1', '-Xclang', '-cl-ext=+cl_intel_subgroups']
+    return target
+
+
+def nvptx_linked_target(libclc, cpu):
+    """NVPTX with libclc's built-ins linked in (libclc's own triple)."""
+    return ['-target', 'nvptx64-unknown-nvidiacl', '-Xclang', '-target-cpu', '-Xclang', cpu,
+            '-Xclang', '-mlink-builtin-bitcode', '-Xclang', libclc]
+
+
+def amdgcn_linked_target(arch, bitcode):
+    """AMDGCN linked with the ROCm device libraries in `bitcode`."""
+    return ['-target', 'amdgcn-amd-amdhsa', '-mcpu=' + arch, '--rocm-device-lib-path=' + bitcode]
 
 
 def frontend(tools, line, workdir):
     clang, cl_dir, cpus = tools
-    command = frontend_command(clang, cl_dir, line, os.devnull, cpus)
+    mode = {'nvptx': ['-S'], 'amdgcn': ['-c'], 'spir': ['-emit-llvm', '-c']}[line.family]
+    command = [clang] + OPENCL + ['-I', cl_dir, '-o', os.devnull] + unlinked_target(line, cpus) + mode + \
+        line.options + [os.path.join(cl_dir, line.source)]
     result = run(command)
     return result.returncode == 0, command, result.stderr
 
@@ -131,10 +144,8 @@ def retarget(ptx, arch, isa):
 def ptxas_assemble(tools, line, workdir):
     clang, cl_dir, cpus, libclc, ptxas, supported = tools
     ptx_path = os.path.join(workdir, line.device + '.' + line.program + '.ptx')
-    command = [clang] + OPENCL + ['-I', cl_dir, '-target', 'nvptx64-unknown-nvidiacl',
-                                  '-Xclang', '-target-cpu', '-Xclang', clang_cpu(line.arch, cpus),
-                                  '-Xclang', '-mlink-builtin-bitcode', '-Xclang', libclc, '-O2', '-S',
-                                  '-o', ptx_path] + line.options + [os.path.join(cl_dir, line.source)]
+    command = [clang] + OPENCL + ['-I', cl_dir] + nvptx_linked_target(libclc, clang_cpu(line.arch, cpus)) + \
+        ['-O2', '-S', '-o', ptx_path] + line.options + [os.path.join(cl_dir, line.source)]
     result = run(command)
     if result.returncode != 0:
         return False, command, result.stderr
@@ -149,6 +160,10 @@ def ptxas_assemble(tools, line, workdir):
     output = result.stdout + result.stderr
     return (result.returncode == 0 and not unexpected_warnings(output, line.arch, assembled_arch),
             command, output)
+
+
+def libclc_nvptx():
+    return next((p for p in LIBCLC_NVPTX if os.path.isfile(p)), None)
 
 
 def rocm_bitcode_dir():
@@ -169,9 +184,8 @@ def linking_clang(clang, bitcode, workdir):
         path = shutil.which(candidate)
         if not path:
             continue
-        result = run([path] + OPENCL + ['-target', 'amdgcn-amd-amdhsa', '-mcpu=gfx906',
-                                        '--rocm-device-lib-path=' + bitcode, '-o',
-                                        os.path.join(workdir, 'probe.co'), probe])
+        result = run([path] + OPENCL + amdgcn_linked_target('gfx906', bitcode) +
+                     ['-o', os.path.join(workdir, 'probe.co'), probe])
         if result.returncode == 0:
             return path
     return None
@@ -179,10 +193,9 @@ def linking_clang(clang, bitcode, workdir):
 
 def amdgcn_link(tools, line, workdir):
     clang, cl_dir, bitcode = tools
-    command = [clang] + OPENCL + ['-I', cl_dir, '-target', 'amdgcn-amd-amdhsa', '-mcpu=' + line.arch,
-                                  '--rocm-device-lib-path=' + bitcode,
-                                  '-o', os.path.join(workdir, line.device + '.' + line.program + '.co')]
-    command += line.options + [os.path.join(cl_dir, line.source)]
+    command = [clang] + OPENCL + ['-I', cl_dir] + amdgcn_linked_target(line.arch, bitcode) + \
+        ['-o', os.path.join(workdir, line.device + '.' + line.program + '.co')] + line.options + \
+        [os.path.join(cl_dir, line.source)]
     result = run(command)
     return result.returncode == 0, command, result.stderr
 
@@ -194,7 +207,7 @@ def tier_setup(tier, clang, cl_dir, workdir):
     if tier == 'frontend':
         return ({'nvptx', 'amdgcn', 'spir'}, frontend, (clang, cl_dir, nvptx_cpus(clang))), None
     if tier == 'ptxas':
-        libclc = next((p for p in LIBCLC_NVPTX if os.path.isfile(p)), None)
+        libclc = libclc_nvptx()
         ptxas = find_ptxas()
         if not libclc:
             return None, 'no libclc NVPTX built-ins (libclc-NN): looked for %s' % ', '.join(LIBCLC_NVPTX)

@@ -48,7 +48,7 @@ class Compiler:
     def __init__(self, clang, cl_dir, workdir):
         self.clang, self.cl_dir, self.workdir = clang, cl_dir, workdir
         self.cpus = crosscompile.nvptx_cpus(clang)
-        self.libclc = next((p for p in crosscompile.LIBCLC_NVPTX if os.path.isfile(p)), None)
+        self.libclc = crosscompile.libclc_nvptx()
         self.rocm = crosscompile.rocm_bitcode_dir()
         self.amd_clang = crosscompile.linking_clang(clang, self.rocm, workdir) if self.rocm else None
 
@@ -57,22 +57,14 @@ class Compiler:
         build it; with the built-in libraries linked where they are here, so
         that barrier() shows as the instruction, else as the call."""
         output = os.path.join(self.workdir, 'out.s')
-        common = crosscompile.OPENCL + ['-O2', '-I', self.cl_dir, '-S', '-o', output]
-        if line.family == 'nvptx':
-            target = ['-target', 'nvptx64-nvidia-nvcl']
-            if self.libclc:
-                target = ['-target', 'nvptx64-unknown-nvidiacl', '-Xclang', '-mlink-builtin-bitcode',
-                          '-Xclang', self.libclc]
-            command = [self.clang] + common + target + [
-                '-Xclang', '-target-cpu', '-Xclang', crosscompile.clang_cpu(line.arch, self.cpus)]
-        elif line.family == 'amdgcn':
-            libraries = ['--rocm-device-lib-path=' + self.rocm] if self.amd_clang else ['-nogpulib']
-            command = [self.amd_clang or self.clang] + common + [
-                '-target', 'amdgcn-amd-amdhsa', '-mcpu=' + line.arch] + libraries
-        else:
-            command = [self.clang] + common + ['-target', 'spir64', '-emit-llvm']
-            if line.arch == 'intel-subgroups':
-                command += ['-Dcl_intel_subgroups=1', '-Xclang', '-cl-ext=+cl_intel_subgroups']
+        clang, target = self.clang, crosscompile.unlinked_target(line, self.cpus)
+        if line.family == 'nvptx' and self.libclc:
+            target = crosscompile.nvptx_linked_target(self.libclc, crosscompile.clang_cpu(line.arch, self.cpus))
+        elif line.family == 'amdgcn' and self.amd_clang:
+            clang, target = self.amd_clang, crosscompile.amdgcn_linked_target(line.arch, self.rocm)
+        elif line.family == 'spir':
+            target += ['-emit-llvm']
+        command = [clang] + crosscompile.OPENCL + ['-O2', '-I', self.cl_dir, '-S', '-o', output] + target
         result = crosscompile.run(command + options + [source])
         if result.returncode != 0:
             raise RuntimeError('%s\n%s' % (' '.join(command + options + [source]), result.stderr))
