@@ -65,9 +65,17 @@
 #define VSTORE(p, v) CAT(vstore, VEC)(v, 0, p)
 #endif
 
+// The modes of the tile code: ALIGNED and EDGE as the kernels of the same
+// names; UNALIGNED_WHOLE is the unaligned kernel's groups whose tiles lie
+// wholly inside the matrix (vloadn/vstoren, no guards), UNALIGNED its border
+// groups. The edge and unaligned kernels branch once per group, so that only
+// the groups on the border of the matrix pay for guards.
 #define ALIGNED 0
 #define EDGE 1
 #define UNALIGNED 2
+#define UNALIGNED_WHOLE 3
+#define WHOLE(mode) ((mode) == ALIGNED || (mode) == UNALIGNED_WHOLE)
+#define VECTOR_ALIGNED(mode) ((mode) == ALIGNED || (mode) == EDGE)
 
 // Aligned 16-byte accesses on NVIDIA may carry cache hints (PTX): a
 // transpose touches every byte once, so its lines need not stay cached.
@@ -110,10 +118,10 @@ static inline void store_hinted(__global void *p, uint4 v)
 
 // One VEC-element vector at p: through a vector pointer where the host
 // vouched for VEC-element alignment, else through vloadn/vstoren.
-#define LOAD(mode, p) ((mode) == UNALIGNED ? VLOAD(p) : LOAD_ALIGNED(ELEMV, p))
+#define LOAD(mode, p) (!VECTOR_ALIGNED(mode) ? VLOAD(p) : LOAD_ALIGNED(ELEMV, p))
 #define STORE(mode, p, v)                                                                           \
     do {                                                                                            \
-        if ((mode) == UNALIGNED)                                                                    \
+        if (!VECTOR_ALIGNED(mode))                                                                  \
             VSTORE(p, v);                                                                           \
         else                                                                                        \
             STORE_ALIGNED(ELEMV, p, v);                                                             \
@@ -149,10 +157,10 @@ static inline void store_hinted(__global void *p, uint4 v)
 #define AS_ELEMV(v) (v)
 #endif
 
-#define LOAD_ROW(mode, p) ((mode) == UNALIGNED ? AS_ROW(VLOAD(p)) : LOAD_ALIGNED(ROW, p))
+#define LOAD_ROW(mode, p) (!VECTOR_ALIGNED(mode) ? AS_ROW(VLOAD(p)) : LOAD_ALIGNED(ROW, p))
 #define STORE_ROW(mode, p, v)                                                                       \
     do {                                                                                            \
-        if ((mode) == UNALIGNED)                                                                    \
+        if (!VECTOR_ALIGNED(mode))                                                                  \
             VSTORE(p, AS_ELEMV(v));                                                                 \
         else                                                                                        \
             STORE_ALIGNED(ROW, p, v);                                                               \
@@ -300,7 +308,7 @@ static inline uint valid_lines(ulong first, ulong end)
 static inline void load_tile(ROW *v, const __global ELEM *p, ulong ld, uint valid_rows, uint valid_cols,
                       const int mode)
 {
-    if (mode == ALIGNED || (valid_rows == VEC && valid_cols == VEC)) {
+    if (WHOLE(mode) || (valid_rows == VEC && valid_cols == VEC)) {
 #pragma unroll
         for (uint r = 0; r < VEC; ++r)
             v[r] = LOAD_ROW(mode, p + r * ld);
@@ -317,7 +325,7 @@ static inline void load_tile(ROW *v, const __global ELEM *p, ulong ld, uint vali
 static inline void store_tile(__global ELEM *p, ulong ld, const ROW *t, uint valid_rows, uint valid_cols,
                        const int mode)
 {
-    if (mode == ALIGNED || (valid_rows == VEC && valid_cols == VEC)) {
+    if (WHOLE(mode) || (valid_rows == VEC && valid_cols == VEC)) {
 #pragma unroll
         for (uint r = 0; r < VEC; ++r)
             STORE_ROW(mode, p + r * ld, t[r]);
@@ -375,25 +383,25 @@ static inline uint2 group_tile(uint tiles_x)
 #endif
 #define STEP_ROWS (TRANSPOSE_WG_Y * VEC)
 
-static inline void transpose_tiles(ulong rows, ulong cols, const __global ELEM *restrict a, ulong lda,
-                            __global ELEM *restrict b, ulong ldb, uint tiles_x ALPHA_PARAMETER,
-                            const int mode)
+static inline __attribute__((always_inline)) void
+transpose_tiles(ulong rows, ulong cols, const __global ELEM *a, ulong lda,
+                __global ELEM *b, ulong ldb, uint tiles_x ALPHA_PARAMETER, const int mode)
 {
     uint2 group = group_tile(tiles_x);
     ulong col = ((ulong)group.x * TRANSPOSE_WG_X + LOCAL_X) * VEC;
     ulong row = ((ulong)group.y * (TRANSPOSE_WG_Y * ITEMS) + LOCAL_Y) * VEC;
-    uint valid_cols = mode == ALIGNED ? VEC : valid_lines(col, cols);
+    uint valid_cols = WHOLE(mode) ? VEC : valid_lines(col, cols);
     ROW v[ITEMS][VEC];
 #pragma unroll
     for (uint i = 0; i < ITEMS; ++i) {
         ulong r0 = row + i * STEP_ROWS;
-        uint valid_rows = mode == ALIGNED ? VEC : valid_lines(r0, rows);
+        uint valid_rows = WHOLE(mode) ? VEC : valid_lines(r0, rows);
         load_tile(v[i], a + r0 * lda + col, lda, valid_rows, valid_cols, mode);
     }
 #pragma unroll
     for (uint i = 0; i < ITEMS; ++i) {
         ulong r0 = row + i * STEP_ROWS;
-        uint valid_rows = mode == ALIGNED ? VEC : valid_lines(r0, rows);
+        uint valid_rows = WHOLE(mode) ? VEC : valid_lines(r0, rows);
         transpose_tile(v[i]);
 #pragma unroll
         for (uint c = 0; c < VEC; ++c)
@@ -407,9 +415,11 @@ static inline void transpose_tiles(ulong rows, ulong cols, const __global ELEM *
     void NAME(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a_offset, ulong lda,   \
               __global ELEM *restrict b, ulong b_offset, ulong ldb, uint tiles_x ALPHA_PARAMETER)   \
     {                                                                                               \
-        transpose_tiles(rows, cols, a + a_offset, lda, b + b_offset, ldb, tiles_x ALPHA_ARGUMENT,   \
-                        MODE);                                                                      \
+        BY_GROUP(MODE, transpose_tiles, rows, cols, a + a_offset, lda, b + b_offset, ldb,          \
+                 tiles_x ALPHA_ARGUMENT);                                                           \
     }
+#define GROUP_ROWS (TRANSPOSE_WG_Y * ITEMS * VEC)
+#define GROUP_COLS (TRANSPOSE_WG_X * VEC)
 
 #elif METHOD == TRANSPOSE_LOCAL
 // A TILE x TILE tile (TILE = WG_X * VEC) goes through local memory: each
@@ -422,29 +432,40 @@ static inline void transpose_tiles(ulong rows, ulong cols, const __global ELEM *
 #define GROUP_Y (TILE / STEPS)
 #define TILE_STRIDE (TILE + TRANSPOSE_LOCAL_PAD)
 
-static inline void transpose_local(ulong rows, ulong cols, const __global ELEM *restrict a, ulong lda,
-                            __global ELEM *restrict b, ulong ldb, uint tiles_x ALPHA_PARAMETER,
-                            __local ELEM *tile, const int mode)
+// The two halves of a local tile's transpose, either side of the barrier
+// (the kernel calls each on the branch its group takes; the barrier itself
+// is outside both, where every work-item reaches it).
+static inline __attribute__((always_inline)) void
+load_local(ulong rows, ulong cols, const __global ELEM *a, ulong lda, uint tiles_x,
+           __local ELEM *tile, const int mode)
 {
     uint2 group = group_tile(tiles_x);
     uint lx = LOCAL_X, ly = LOCAL_Y;
     ulong row0 = (ulong)group.y * TILE, col0 = (ulong)group.x * TILE;
     ulong col = col0 + lx * VEC; // of A; of B it is the row
-    uint valid_cols = mode == ALIGNED ? VEC : valid_lines(col, cols);
+    uint valid_cols = WHOLE(mode) ? VEC : valid_lines(col, cols);
 #pragma unroll
     for (uint i = 0; i < STEPS; ++i) {
         uint r = ly + i * GROUP_Y;
         const __global ELEM *p = a + (row0 + r) * lda + col;
         ELEMV v = (ELEMV)(0);
-        if (mode == ALIGNED || (row0 + r < rows && valid_cols == VEC))
+        if (WHOLE(mode) || (row0 + r < rows && valid_cols == VEC))
             v = LOAD(mode, p);
         else if (row0 + r < rows)
             v = load_partial(p, valid_cols);
         VSTORE(tile + r * TILE_STRIDE + lx * VEC, v);
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+static inline __attribute__((always_inline)) void
+store_local(ulong rows, ulong cols, __global ELEM *b, ulong ldb,
+            uint tiles_x ALPHA_PARAMETER, const __local ELEM *tile, const int mode)
+{
+    uint2 group = group_tile(tiles_x);
+    uint lx = LOCAL_X, ly = LOCAL_Y;
+    ulong row0 = (ulong)group.y * TILE, col0 = (ulong)group.x * TILE;
     ulong brow_col = row0 + lx * VEC; // column of B
-    uint valid_b_cols = mode == ALIGNED ? VEC : valid_lines(brow_col, rows);
+    uint valid_b_cols = WHOLE(mode) ? VEC : valid_lines(brow_col, rows);
 #pragma unroll
     for (uint i = 0; i < STEPS; ++i) {
         uint c = ly + i * GROUP_Y;
@@ -454,7 +475,7 @@ static inline void transpose_local(ulong rows, ulong cols, const __global ELEM *
             e[k] = tile[(lx * VEC + k) * TILE_STRIDE + c];
         ELEMV w = SCALE(VLOAD(e));
         __global ELEM *q = b + (col0 + c) * ldb + brow_col;
-        if (mode == ALIGNED || (col0 + c < cols && valid_b_cols == VEC))
+        if (WHOLE(mode) || (col0 + c < cols && valid_b_cols == VEC))
             STORE(mode, q, w);
         else if (col0 + c < cols)
             store_partial(q, w, valid_b_cols);
@@ -467,9 +488,12 @@ static inline void transpose_local(ulong rows, ulong cols, const __global ELEM *
               __global ELEM *restrict b, ulong b_offset, ulong ldb, uint tiles_x ALPHA_PARAMETER)   \
     {                                                                                               \
         __local ELEM tile[TILE * TILE_STRIDE];                                                      \
-        transpose_local(rows, cols, a + a_offset, lda, b + b_offset, ldb, tiles_x ALPHA_ARGUMENT,   \
-                        tile, MODE);                                                                \
+        BY_GROUP(MODE, load_local, rows, cols, a + a_offset, lda, tiles_x, tile);                   \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                               \
+        BY_GROUP(MODE, store_local, rows, cols, b + b_offset, ldb, tiles_x ALPHA_ARGUMENT, tile);   \
     }
+#define GROUP_ROWS TILE
+#define GROUP_COLS TILE
 
 #elif METHOD == TRANSPOSE_CPU
 // CPU-shaped: each work-item walks one BLOCK x BLOCK block that stays in
@@ -498,24 +522,25 @@ static inline void transposed_tile(ROW *v, const __global ELEM *from, ulong lda,
         v[k] = SCALE(v[k]);
 }
 
-static inline void transpose_block(ulong rows, ulong cols, const __global ELEM *restrict a, ulong lda,
-                            __global ELEM *restrict b, ulong ldb, uint tiles_x ALPHA_PARAMETER,
-                            const int mode, const int stream)
+static inline __attribute__((always_inline)) void
+transpose_block(ulong rows, ulong cols, const __global ELEM *a, ulong lda,
+                __global ELEM *b, ulong ldb, uint tiles_x ALPHA_PARAMETER,
+                const int stream, const int mode)
 {
     uint2 group = group_tile(tiles_x);
     ulong row0 = ((ulong)group.y * TRANSPOSE_WG_Y + LOCAL_Y) * BLOCK;
     ulong col0 = ((ulong)group.x * TRANSPOSE_WG_X + LOCAL_X) * BLOCK;
     uint block_rows = BLOCK, block_cols = BLOCK;
-    if (mode != ALIGNED) {
+    if (!WHOLE(mode)) {
         block_rows = row0 >= rows ? 0 : rows - row0 < BLOCK ? (uint)(rows - row0) : BLOCK;
         block_cols = col0 >= cols ? 0 : cols - col0 < BLOCK ? (uint)(cols - col0) : BLOCK;
     }
     for (uint c = 0; c < block_cols; c += VEC) {
-        uint valid_cols = mode == ALIGNED ? VEC : min((uint)VEC, block_cols - c);
+        uint valid_cols = WHOLE(mode) ? VEC : min((uint)VEC, block_cols - c);
         const __global ELEM *from = a + row0 * lda + col0 + c;
         __global ELEM *to = b + (col0 + c) * ldb + row0;
         uint r = 0;
-        if (stream && mode != UNALIGNED && valid_cols == VEC) {
+        if (stream && VECTOR_ALIGNED(mode) && valid_cols == VEC) {
             for (; r + STREAM_TILES * VEC <= block_rows; r += STREAM_TILES * VEC) {
                 ROW v[STREAM_TILES][VEC];
 #pragma unroll
@@ -529,7 +554,7 @@ static inline void transpose_block(ulong rows, ulong cols, const __global ELEM *
             }
         }
         for (; r < block_rows; r += VEC) {
-            uint valid_rows = mode == ALIGNED ? VEC : min((uint)VEC, block_rows - r);
+            uint valid_rows = WHOLE(mode) ? VEC : min((uint)VEC, block_rows - r);
             ROW v[VEC];
             transposed_tile(v, from + r * lda, lda, valid_rows, valid_cols ALPHA_ARGUMENT, mode);
             store_tile(to + r, ldb, v, valid_cols, valid_rows, mode);
@@ -542,17 +567,107 @@ static inline void transpose_block(ulong rows, ulong cols, const __global ELEM *
     void NAME(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a_offset, ulong lda,   \
               __global ELEM *restrict b, ulong b_offset, ulong ldb, uint tiles_x ALPHA_PARAMETER)   \
     {                                                                                               \
-        transpose_block(rows, cols, a + a_offset, lda, b + b_offset, ldb, tiles_x ALPHA_ARGUMENT,   \
-                        MODE, STREAM);                                                              \
+        BY_GROUP(MODE, transpose_block, rows, cols, a + a_offset, lda, b + b_offset, ldb,          \
+                 tiles_x ALPHA_ARGUMENT, STREAM);                                                   \
     }
 #define TRANSPOSE_KERNEL(NAME, MODE) CPU_TRANSPOSE_KERNEL(NAME, MODE, 0)
-CPU_TRANSPOSE_KERNEL(transpose_aligned_stream, ALIGNED, 1)
-CPU_TRANSPOSE_KERNEL(transpose_edge_stream, EDGE, 1)
+#define GROUP_ROWS (TRANSPOSE_WG_Y * BLOCK)
+#define GROUP_COLS (TRANSPOSE_WG_X * BLOCK)
 
 #else
 #error "unknown TRANSPOSE_METHOD"
 #endif
 
+// Whether this group's GROUP_ROWS x GROUP_COLS elements of A lie wholly
+// inside the matrix.
+static inline int group_whole(ulong rows, ulong cols, uint tiles_x)
+{
+    uint2 group = group_tile(tiles_x);
+    return ((ulong)group.y + 1) * GROUP_ROWS <= rows && ((ulong)group.x + 1) * GROUP_COLS <= cols;
+}
+
+// FUNCTION(arguments..., mode) for the kernel of MODE: the edge and unaligned
+// kernels branch once per group (the same way for all its work-items), so
+// that only the groups on the matrix's border pay for guards and partial
+// tiles; the others run the aligned code, or vloadn/vstoren without guards.
+#define BY_GROUP(MODE, FUNCTION, ...)                                                               \
+    do {                                                                                            \
+        if ((MODE) != ALIGNED && group_whole(rows, cols, tiles_x))                                  \
+            FUNCTION(__VA_ARGS__, (MODE) == UNALIGNED ? UNALIGNED_WHOLE : ALIGNED);                 \
+        else                                                                                        \
+            FUNCTION(__VA_ARGS__, MODE);                                                            \
+    } while (0)
+
 TRANSPOSE_KERNEL(transpose_aligned, ALIGNED)
 TRANSPOSE_KERNEL(transpose_edge, EDGE)
 TRANSPOSE_KERNEL(transpose_unaligned, UNALIGNED)
+#if METHOD == TRANSPOSE_CPU
+CPU_TRANSPOSE_KERNEL(transpose_aligned_stream, ALIGNED, 1)
+CPU_TRANSPOSE_KERNEL(transpose_edge_stream, EDGE, 1)
+#endif
+
+// A matrix of one row or one column is a vector, and its transpose a copy of
+// `count` elements: transpose_copy where both sides are contiguous (vectors
+// through pointers when `aligned`, the host having checked VEC-element
+// alignment of both offsets, else vloadn/vstoren; the last count % VEC
+// elements one by one), transpose_copy_strided where one side has a stride
+// (an element per step). Work-items take COPY_STEPS items COPY_STEPS apart
+// within their group's run, so a GPU's accesses coalesce and a CPU's
+// work-group loop vectorizes; the host sizes the range.
+#define COPY_STEPS 4
+#if SCALED
+#define SCALE_ONE(x) (alpha == (REAL)0 ? (REAL)0 : (x) * alpha)
+#else
+#define SCALE_ONE(x) (x)
+#endif
+
+__kernel void transpose_copy(ulong count, const __global ELEM *restrict a, ulong a_offset,
+                             __global ELEM *restrict b, ulong b_offset, uint aligned ALPHA_PARAMETER)
+{
+    a += a_offset;
+    b += b_offset;
+    ulong size = get_local_size(0), vectors = count / VEC;
+    ulong first = (ulong)get_group_id(0) * size * COPY_STEPS + get_local_id(0);
+    ELEMV v[COPY_STEPS];
+    if (aligned) {
+#pragma unroll
+        for (uint k = 0; k < COPY_STEPS; ++k)
+            if (first + k * size < vectors)
+                v[k] = LOAD(ALIGNED, a + (first + k * size) * VEC);
+#pragma unroll
+        for (uint k = 0; k < COPY_STEPS; ++k)
+            if (first + k * size < vectors)
+                STORE(ALIGNED, b + (first + k * size) * VEC, SCALE(v[k]));
+    } else {
+#pragma unroll
+        for (uint k = 0; k < COPY_STEPS; ++k)
+            if (first + k * size < vectors)
+                v[k] = LOAD(UNALIGNED, a + (first + k * size) * VEC);
+#pragma unroll
+        for (uint k = 0; k < COPY_STEPS; ++k)
+            if (first + k * size < vectors)
+                STORE(UNALIGNED, b + (first + k * size) * VEC, SCALE(v[k]));
+    }
+    ulong tail = vectors * VEC + get_global_id(0);
+    if (tail < count)
+        b[tail] = SCALE_ONE(a[tail]);
+}
+
+__kernel void transpose_copy_strided(ulong count, const __global ELEM *restrict a, ulong a_offset,
+                                     ulong a_stride, __global ELEM *restrict b, ulong b_offset,
+                                     ulong b_stride ALPHA_PARAMETER)
+{
+    a += a_offset;
+    b += b_offset;
+    ulong size = get_local_size(0);
+    ulong first = (ulong)get_group_id(0) * size * COPY_STEPS + get_local_id(0);
+    ELEM v[COPY_STEPS];
+#pragma unroll
+    for (uint k = 0; k < COPY_STEPS; ++k)
+        if (first + k * size < count)
+            v[k] = a[(first + k * size) * a_stride];
+#pragma unroll
+    for (uint k = 0; k < COPY_STEPS; ++k)
+        if (first + k * size < count)
+            b[(first + k * size) * b_stride] = SCALE_ONE(v[k]);
+}

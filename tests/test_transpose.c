@@ -26,6 +26,10 @@ static const size_t element_sizes[] = {1, 2, 4, 8, 16};
 enum path { PATH_ALIGNED, PATH_EDGE, PATH_UNALIGNED, PATH_COUNT };
 static const char *const path_names[] = {"aligned", "edge", "unaligned"};
 
+// The copy kernels of one-row and one-column matrices, by variant prefix.
+static const char *const copy_names[] = {"copy/contiguous/", "copy/contiguous-unaligned", "copy/strided"};
+#define COPY_COUNT (sizeof copy_names / sizeof copy_names[0])
+
 struct run {
     const struct test_device *device;
     tailor_context *handle;
@@ -33,6 +37,7 @@ struct run {
     int vector_bytes;                  // TRANSPOSE_VECTOR_BYTES of this run
     int seen[SIZE_COUNT][PATH_COUNT]; // paths the calls took
     int one_element_tiles[SIZE_COUNT]; // a local tile of 1 x 1: every shape is whole tiles
+    int copies[SIZE_COUNT][COPY_COUNT]; // copy kernels the calls took (one row or column)
 };
 
 struct layout {
@@ -63,6 +68,11 @@ static void record_path(struct run *run, size_t size_index)
     const char *variant = tailor_last_variant();
     if (strncmp(variant, "local-tile-1x1/", 15) == 0)
         run->one_element_tiles[size_index] = 1;
+    char padded[128];
+    snprintf(padded, sizeof padded, "%s/", variant);
+    for (size_t c = 0; c < COPY_COUNT; ++c)
+        if (strncmp(padded, copy_names[c], strlen(copy_names[c])) == 0)
+            run->copies[size_index][c] = 1;
     for (int p = 0; p < PATH_COUNT; ++p) {
         char part[32];
         snprintf(part, sizeof part, "/%s", path_names[p]);
@@ -177,6 +187,14 @@ static void check_shapes(struct run *run, int small, unsigned long long *seed)
                  (element_sizes[s] < 16 && (size_t)run->vector_bytes >= 2 * element_sizes[s])))
                 CHECK(run->seen[s][p], "%s: no %zu-byte call took the %s path", run->label,
                       element_sizes[s], path_names[p]);
+    // One-row and one-column shapes, with and without strides and offsets,
+    // took every copy kernel (element sizes above a vector's have no
+    // misaligned offsets).
+    for (size_t s = 0; s < SIZE_COUNT; ++s)
+        for (size_t c = 0; c < COPY_COUNT; ++c)
+            if (c != 1 || (element_sizes[s] < 16 && (size_t)run->vector_bytes >= 2 * element_sizes[s]))
+                CHECK(run->copies[s][c], "%s: no %zu-byte call took the %s kernel", run->label,
+                      element_sizes[s], copy_names[c]);
 }
 
 // B = alpha * A^T for float (single = 1) or double, values from [-4, 4) and
@@ -268,7 +286,7 @@ done:
 static void check_scaling(struct run *run, int small, unsigned long long *seed)
 {
     static const double alphas[] = {1.0, 0.0, -2.5, 0.1};
-    static const size_t scaled_shapes[][2] = {{1, 1}, {37, 53}, {64, 64}, {128, 96}};
+    static const size_t scaled_shapes[][2] = {{1, 1}, {1, 300}, {300, 1}, {37, 53}, {64, 64}, {128, 96}};
     size_t shape_count = small ? 2 : sizeof scaled_shapes / sizeof scaled_shapes[0];
     for (int single = 1; single >= 0; --single) {
         if (!single && !run->device->info.has_fp64)

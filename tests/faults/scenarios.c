@@ -57,8 +57,8 @@ const struct scenario scenarios[] = {
     {"gemv scale (alpha = 0)", OPERATION_SGEMV, .profile = "generic", .variant = "scale", .m = 50, .n = 7,
      .layout = TAILOR_ROW_MAJOR, .trans = TAILOR_NO_TRANS, .alpha = 0, .beta = 2},
 
-    // Transposes: the aligned, edge and unaligned paths, scaled float and
-    // double copies.
+    // Transposes: the aligned, edge and unaligned paths, the copies of one
+    // row or column, scaled float and double copies.
     {"transpose, cold handle, cached", OPERATION_TRANSPOSE, .cold = 1, .uses_cache = 1,
      .profile = "generic", .variant = "/edge", .m = 37, .n = 29, .lda = 32, .ldb = 40},
     {"transpose aligned", OPERATION_TRANSPOSE, .profile = "generic", .variant = "registers-4x4/aligned",
@@ -68,6 +68,10 @@ const struct scenario scenarios[] = {
      .ldb = 48, .element_bytes = 2},
     {"transpose unaligned, 1-byte elements", OPERATION_TRANSPOSE, .profile = "generic",
      .variant = "/unaligned", .m = 19, .n = 45, .lda = 47, .element_bytes = 1, .after_event = 1},
+    {"transpose of one row, a strided copy", OPERATION_TRANSPOSE, .profile = "generic",
+     .variant = "copy/strided", .m = 1, .n = 300, .ldb = 3},
+    {"transpose of one column, a contiguous copy", OPERATION_TRANSPOSE, .profile = "cpu",
+     .variant = "copy/contiguous", .m = 300, .n = 1, .element_bytes = 2},
     {"somatcopy scaled", OPERATION_SOMATCOPY, .profile = "generic", .variant = "/edge/scaled", .m = 33,
      .n = 20, .ldb = 36, .alpha = -2},
     {"domatcopy scaled", OPERATION_DOMATCOPY, .profile = "cpu", .tuning = "TRANSPOSE_CPU_BLOCK=16",

@@ -158,7 +158,44 @@ struct launch_plan {
     struct op_plan op;
     int method;
     size_t vec, tile_rows, tile_cols, tiles_x, tiles, group;
+    // The copy kernels: elements, the strides of A and B, whether both
+    // sides are contiguous and VEC-aligned.
+    cl_ulong count, a_stride, b_stride;
+    int copy_aligned;
 };
+
+// Work-items of a copy group, and the items each moves (COPY_STEPS in
+// cl/transpose.cl).
+#define COPY_GROUP 256
+#define COPY_STEPS 4
+
+// One row or one column: B is A's elements in the same order, a copy of
+// contiguous runs or with one stride (the column of A, lda apart, or the
+// column of B, ldb apart).
+static tailor_status plan_copy(const struct transpose_call *c, struct launch_plan *p)
+{
+    p->count = c->rows * c->cols;
+    p->a_stride = c->rows > 1 ? c->lda : 1;
+    p->b_stride = c->cols > 1 ? c->ldb : 1;
+    size_t group = c->ctx->info.max_work_group_size;
+    p->group = group < COPY_GROUP ? group : COPY_GROUP;
+    cl_ulong vec = p->vec, contiguous = p->a_stride == 1 && p->b_stride == 1;
+    cl_ulong items = contiguous ? p->count / vec : p->count;
+    cl_ulong groups = (items - 1 + (cl_ulong)p->group * COPY_STEPS) / ((cl_ulong)p->group * COPY_STEPS);
+    // The contiguous kernel's whole range also moves the count % VEC last elements.
+    if (contiguous && groups * p->group < p->count % vec)
+        groups = (p->count % vec - 1) / p->group + 1;
+    REQUIRE(groups <= UINT32_MAX, TAILOR_ERROR_UNSUPPORTED,
+            "a copy of %llu elements needs more than 2^32 work-groups", (unsigned long long)p->count);
+    p->tiles = groups ? (size_t)groups : 1;
+    p->copy_aligned = c->a_offset % vec == 0 && c->b_offset % vec == 0 &&
+                      vec * c->element_bytes * 8 <= c->ctx->info.mem_base_addr_align_bits;
+    p->op.kernel = contiguous ? KERNEL_TRANSPOSE_COPY : KERNEL_TRANSPOSE_COPY_STRIDED;
+    snprintf(p->op.variant, sizeof p->op.variant, "%s%s%s", kernel_table[p->op.kernel].variant,
+             contiguous && !p->copy_aligned ? "-unaligned" : "",
+             c->scaling != SCALING_NONE ? "/scaled" : "");
+    return TAILOR_SUCCESS;
+}
 
 static tailor_status plan_launch(const struct transpose_call *c, struct launch_plan *p)
 {
@@ -170,6 +207,8 @@ static tailor_status plan_launch(const struct transpose_call *c, struct launch_p
     p->op.launches = 1;
     p->vec = transpose_vector(t[TUNE_TRANSPOSE_VECTOR_BYTES], c->element_bytes);
     p->group = wg_x * wg_y;
+    if (c->rows == 1 || c->cols == 1)
+        return plan_copy(c, p);
     if (p->method == TRANSPOSE_LOCAL) {
         p->tile_cols = p->tile_rows = wg_x * p->vec;
         p->group = wg_x * transpose_local_group_rows(t[TUNE_TRANSPOSE_LOCAL_STEPS], p->tile_cols);
@@ -213,8 +252,38 @@ static tailor_status plan_launch(const struct transpose_call *c, struct launch_p
     return TAILOR_SUCCESS;
 }
 
+static void args_alpha(struct kernel_args *args, const struct transpose_call *c)
+{
+    if (c->scaling == SCALING_F32)
+        args_f32(args, c->alpha_f32);
+    else if (c->scaling == SCALING_F64)
+        args_f64(args, c->alpha_f64);
+}
+
+static tailor_status launch_copy(const struct transpose_call *c, const struct launch_plan *plan)
+{
+    struct kernel_args args = {0};
+    args_u64(&args, plan->count);
+    args_mem(&args, c->a);
+    args_u64(&args, c->a_offset);
+    if (plan->op.kernel == KERNEL_TRANSPOSE_COPY_STRIDED)
+        args_u64(&args, plan->a_stride);
+    args_mem(&args, c->b);
+    args_u64(&args, c->b_offset);
+    if (plan->op.kernel == KERNEL_TRANSPOSE_COPY_STRIDED)
+        args_u64(&args, plan->b_stride);
+    else
+        args_u32(&args, (cl_uint)plan->copy_aligned);
+    args_alpha(&args, c);
+    size_t global = plan->tiles * plan->group;
+    return kernel_launch(c->ctx, plan->op.program, plan->op.kernel, &args, c->queue, 1, &global,
+                         &plan->group, c->wait_count, c->wait_list, c->event);
+}
+
 static tailor_status launch(const struct transpose_call *c, const struct launch_plan *plan)
 {
+    if (plan->op.kernel == KERNEL_TRANSPOSE_COPY || plan->op.kernel == KERNEL_TRANSPOSE_COPY_STRIDED)
+        return launch_copy(c, plan);
     struct kernel_args args = {0};
     args_u64(&args, c->rows);
     args_u64(&args, c->cols);
@@ -225,10 +294,7 @@ static tailor_status launch(const struct transpose_call *c, const struct launch_
     args_u64(&args, c->b_offset);
     args_u64(&args, c->ldb);
     args_u32(&args, (cl_uint)plan->tiles_x);
-    if (c->scaling == SCALING_F32)
-        args_f32(&args, c->alpha_f32);
-    else if (c->scaling == SCALING_F64)
-        args_f64(&args, c->alpha_f64);
+    args_alpha(&args, c);
     size_t global = plan->tiles * plan->group;
     return kernel_launch(c->ctx, plan->op.program, plan->op.kernel, &args, c->queue, 1, &global,
                          &plan->group, c->wait_count, c->wait_list, c->event);
