@@ -191,14 +191,27 @@ TEMPLATE void dots_scalar(const __global float *a, const ulong *at, uint batch,
     }
 }
 
-// The same with VEC-wide loads: lines and x (unit stride) are VEC-aligned
-// and begin is a multiple of VEC; the last few elements of an odd-length dot
-// are loaded one at a time.
-TEMPLATE void dots_vector(const __global float *a, const ulong *at, uint batch,
-                        const __global float *x, ulong x_base, ulong begin, ulong end, uint lane,
-                        uint lanes, float *acc)
+// VEC elements of x from element j on: one vector load where x is
+// unit-stride and x_base a multiple of VEC (`contiguous`), else gathered one
+// by one. Every line reads the same x, so gathered elements come from the
+// caches; A, the bulk of the traffic, keeps its vector loads either way.
+TEMPLATE floatV x_lanes(const __global float *x, ulong x_base, long incx, ulong j, int contiguous)
 {
-    const __global floatV *xv = (const __global floatV *)(x + x_base);
+    if (contiguous)
+        return *(const __global floatV *)(x + x_base + j);
+    float lane[VEC];
+    for (uint i = 0; i < VEC; ++i)
+        lane[i] = x_at(x, x_base, incx, j + i);
+    return CAT(vload, VEC)(0, lane);
+}
+
+// The same with VEC-wide loads of A: lines are VEC-aligned and begin is a
+// multiple of VEC; the last few elements of an odd-length dot are loaded one
+// at a time.
+TEMPLATE void dots_vector_x(const __global float *a, const ulong *at, uint batch,
+                            const __global float *x, ulong x_base, long incx, ulong begin,
+                            ulong end, uint lane, uint lanes, float *acc, int contiguous)
+{
     floatV sums[GEMV_ROW_BATCH];
     for (uint b = 0; b < batch; ++b)
         sums[b] = (floatV)(0.0f);
@@ -206,19 +219,33 @@ TEMPLATE void dots_vector(const __global float *a, const ulong *at, uint batch,
     for (; v + (GEMV_UNROLL - 1) * lanes < vectors; v += GEMV_UNROLL * lanes) {
         floatV xs[GEMV_UNROLL];
         for (uint u = 0; u < GEMV_UNROLL; ++u)
-            xs[u] = xv[v + u * lanes];
+            xs[u] = x_lanes(x, x_base, incx, (v + u * lanes) * VEC, contiguous);
         for (uint b = 0; b < batch; ++b)
             for (uint u = 0; u < GEMV_UNROLL; ++u)
                 sums[b] += ((const __global floatV *)(a + at[b]))[v + u * lanes] * xs[u];
     }
-    for (; v < vectors; v += lanes)
+    for (; v < vectors; v += lanes) {
+        floatV xv = x_lanes(x, x_base, incx, v * VEC, contiguous);
         for (uint b = 0; b < batch; ++b)
-            sums[b] += ((const __global floatV *)(a + at[b]))[v] * xv[v];
+            sums[b] += ((const __global floatV *)(a + at[b]))[v] * xv;
+    }
     for (uint b = 0; b < batch; ++b)
         acc[b] = SUMV(sums[b]);
-    for (ulong j = vectors * VEC + lane; j < end; j += lanes)
+    for (ulong j = vectors * VEC + lane; j < end; j += lanes) {
+        float xj = x_at(x, x_base, incx, j);
         for (uint b = 0; b < batch; ++b)
-            acc[b] += a[at[b] + j] * x[x_base + j];
+            acc[b] += a[at[b] + j] * xj;
+    }
+}
+
+TEMPLATE void dots_vector(const __global float *a, const ulong *at, uint batch,
+                          const __global float *x, ulong x_base, long incx, ulong begin, ulong end,
+                          uint lane, uint lanes, float *acc)
+{
+    if (incx == 1 && x_base % VEC == 0)
+        dots_vector_x(a, at, batch, x, x_base, 1, begin, end, lane, lanes, acc, 1);
+    else
+        dots_vector_x(a, at, batch, x, x_base, incx, begin, end, lane, lanes, acc, 0);
 }
 
 // Row kernels: segment s of `lanes` work-items computes lines first + s +
@@ -241,7 +268,7 @@ TEMPLATE void gemv_rows(CALL_PARAMETERS, __local float *reduce_scratch, __local 
         old[b] = !split && lane == 0 && row < outputs ? load_old(y, y_base, incy, row, beta) : 0.0f;
     }
     if (vector)
-        dots_vector(a, at, batch, x, x_base, begin, end, lane, lanes, acc);
+        dots_vector(a, at, batch, x, x_base, incx, begin, end, lane, lanes, acc);
     else
         dots_scalar(a, at, batch, x, x_base, incx, begin, end, lane, lanes, acc);
     // Consecutive segment reductions may share reduce_scratch (prelude).

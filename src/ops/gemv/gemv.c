@@ -242,14 +242,14 @@ static kernel_pairs column_kernels = {{KERNEL_GEMV_COL, KERNEL_GEMV_COL_SPLIT},
 
 // Dots along lines: several lines per lockstep group for short dots, one
 // lockstep group per line, or a work-group per line for long ones; vector
-// loads where lines and x are aligned and x is unit-stride.
+// loads of A where its lines are aligned (the kernel loads x as vectors
+// where it is unit-stride and aligned, else gathers it).
 static void plan_rows(const struct gemv_call *c, struct gemv_plan *p)
 {
     const int *t = c->ctx->profile.tune;
     cl_ulong group = (cl_ulong)t[TUNE_GEMV_ROW_WG], batch = (cl_ulong)t[TUNE_GEMV_ROW_BATCH];
     cl_ulong width = (cl_ulong)t[TUNE_GEMV_VECTOR], lanes;
-    int aligned = c->incx == 1 && c->x_offset % width == 0 && c->a_offset % width == 0 &&
-                  (c->lda % width == 0 || c->outputs == 1);
+    int aligned = c->a_offset % width == 0 && (c->lda % width == 0 || c->outputs == 1);
     int wants_vector = c->k >= (cl_ulong)t[TUNE_GEMV_VECTOR_MIN_K];
     kernel_pairs *family;
     if (c->k <= (cl_ulong)t[TUNE_GEMV_MULTI_ROW_MAX_K]) {

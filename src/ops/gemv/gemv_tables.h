@@ -33,7 +33,7 @@
     X(GEMV_VECTOR, OP_GEMV, DEFINE, GEMV_GPU_SET, 4, 2, 16, POW2,                                   \
       "floats per vector load in the row kernels")                                                  \
     X(GEMV_VECTOR_MIN_K, OP_GEMV, HOST, 0, 128, 1, 1 << 30, 0,                                      \
-      "row kernels use vector loads from dots this long (aligned, unit-stride x)")                  \
+      "row kernels use vector loads of A from dots this long (lines aligned)")                     \
     X(GEMV_GROUP_MIN_K, OP_GEMV, HOST, 0, 8192, 1, 1 << 30, 0,                                      \
       "dots from this long on get a whole work-group per line")                                     \
     X(GEMV_UNROLL, OP_GEMV, DEFINE, GEMV_GPU_SET, 4, 1, 16, 0,                                      \
