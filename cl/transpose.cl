@@ -415,9 +415,10 @@ transpose_tiles(ulong rows, ulong cols, const __global ELEM *a, ulong lda,
     void NAME(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a_offset, ulong lda,   \
               __global ELEM *restrict b, ulong b_offset, ulong ldb, uint tiles_x ALPHA_PARAMETER)   \
     {                                                                                               \
-        BY_GROUP(MODE, transpose_tiles, rows, cols, a + a_offset, lda, b + b_offset, ldb,          \
-                 tiles_x ALPHA_ARGUMENT);                                                           \
+        BY_GROUP(MODE, TILES_CALL);                                                                 \
     }
+#define TILES_CALL(mode)                                                                            \
+    transpose_tiles(rows, cols, a + a_offset, lda, b + b_offset, ldb, tiles_x ALPHA_ARGUMENT, mode)
 #define GROUP_ROWS (TRANSPOSE_WG_Y * ITEMS * VEC)
 #define GROUP_COLS (TRANSPOSE_WG_X * VEC)
 
@@ -488,10 +489,13 @@ store_local(ulong rows, ulong cols, __global ELEM *b, ulong ldb,
               __global ELEM *restrict b, ulong b_offset, ulong ldb, uint tiles_x ALPHA_PARAMETER)   \
     {                                                                                               \
         __local ELEM tile[TILE * TILE_STRIDE];                                                      \
-        BY_GROUP(MODE, load_local, rows, cols, a + a_offset, lda, tiles_x, tile);                   \
+        BY_GROUP(MODE, LOAD_LOCAL_CALL);                                                            \
         barrier(CLK_LOCAL_MEM_FENCE);                                                               \
-        BY_GROUP(MODE, store_local, rows, cols, b + b_offset, ldb, tiles_x ALPHA_ARGUMENT, tile);   \
+        BY_GROUP(MODE, STORE_LOCAL_CALL);                                                           \
     }
+#define LOAD_LOCAL_CALL(mode) load_local(rows, cols, a + a_offset, lda, tiles_x, tile, mode)
+#define STORE_LOCAL_CALL(mode)                                                                      \
+    store_local(rows, cols, b + b_offset, ldb, tiles_x ALPHA_ARGUMENT, tile, mode)
 #define GROUP_ROWS TILE
 #define GROUP_COLS TILE
 
@@ -567,9 +571,12 @@ transpose_block(ulong rows, ulong cols, const __global ELEM *a, ulong lda,
     void NAME(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a_offset, ulong lda,   \
               __global ELEM *restrict b, ulong b_offset, ulong ldb, uint tiles_x ALPHA_PARAMETER)   \
     {                                                                                               \
-        BY_GROUP(MODE, transpose_block, rows, cols, a + a_offset, lda, b + b_offset, ldb,          \
-                 tiles_x ALPHA_ARGUMENT, STREAM);                                                   \
+        const int stream = STREAM;                                                                  \
+        BY_GROUP(MODE, BLOCK_CALL);                                                                 \
     }
+#define BLOCK_CALL(mode)                                                                            \
+    transpose_block(rows, cols, a + a_offset, lda, b + b_offset, ldb, tiles_x ALPHA_ARGUMENT,        \
+                    stream, mode)
 #define TRANSPOSE_KERNEL(NAME, MODE) CPU_TRANSPOSE_KERNEL(NAME, MODE, 0)
 #define GROUP_ROWS (TRANSPOSE_WG_Y * BLOCK)
 #define GROUP_COLS (TRANSPOSE_WG_X * BLOCK)
@@ -586,16 +593,18 @@ static inline int group_whole(ulong rows, ulong cols, uint tiles_x)
     return ((ulong)group.y + 1) * GROUP_ROWS <= rows && ((ulong)group.x + 1) * GROUP_COLS <= cols;
 }
 
-// FUNCTION(arguments..., mode) for the kernel of MODE: the edge and unaligned
-// kernels branch once per group (the same way for all its work-items), so
-// that only the groups on the matrix's border pay for guards and partial
-// tiles; the others run the aligned code, or vloadn/vstoren without guards.
-#define BY_GROUP(MODE, FUNCTION, ...)                                                               \
+// CALL(mode) for the kernel of MODE (CALL names a method's call of its tile
+// code, written with the kernel's parameters; OpenCL C 1.2 has no variadic
+// macros): the edge and unaligned kernels branch once per group (the same
+// way for all its work-items), so that only the groups on the matrix's
+// border pay for guards and partial tiles; the others run the aligned code,
+// or vloadn/vstoren without guards.
+#define BY_GROUP(MODE, CALL)                                                                        \
     do {                                                                                            \
         if ((MODE) != ALIGNED && group_whole(rows, cols, tiles_x))                                  \
-            FUNCTION(__VA_ARGS__, (MODE) == UNALIGNED ? UNALIGNED_WHOLE : ALIGNED);                 \
+            CALL((MODE) == UNALIGNED ? UNALIGNED_WHOLE : ALIGNED);                                  \
         else                                                                                        \
-            FUNCTION(__VA_ARGS__, MODE);                                                            \
+            CALL(MODE);                                                                             \
     } while (0)
 
 TRANSPOSE_KERNEL(transpose_aligned, ALIGNED)

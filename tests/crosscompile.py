@@ -4,7 +4,9 @@ on this machine can take it (print_build_options prints one line per program
 and profile):
 
   frontend  clang's OpenCL front end and code generator for every line:
-            NVPTX, AMDGCN (no device libraries), SPIR.
+            NVPTX, AMDGCN (no device libraries), SPIR; pedantic, so that
+            what clang accepts as an extension (variadic macros, which
+            NVIDIA's OpenCL C 1.2 compiler refuses) fails here.
   ptxas     each NVIDIA line compiled to PTX with libclc's built-ins linked
             in, its .version and .target set to the device's driver PTX ISA
             and SM, then assembled by the CUDA toolkit's ptxas for that SM
@@ -91,7 +93,7 @@ def amdgcn_linked_target(arch, bitcode):
 def frontend(tools, line, workdir):
     clang, cl_dir, cpus = tools
     mode = {'nvptx': ['-S'], 'amdgcn': ['-c'], 'spir': ['-emit-llvm', '-c']}[line.family]
-    command = [clang] + OPENCL + ['-I', cl_dir, '-o', os.devnull] + unlinked_target(line, cpus) + mode + \
+    command = [clang] + OPENCL + ['-Wpedantic', '-I', cl_dir, '-o', os.devnull] + unlinked_target(line, cpus) + mode + \
         line.options + [os.path.join(cl_dir, line.source)]
     result = run(command)
     return result.returncode == 0, command, result.stderr
