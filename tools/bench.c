@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "bench_report.h"
+#include "bench_sweep.h"
 #include "commands.h"
 #include "device_select.h"
 
@@ -189,6 +190,9 @@ struct bench_row bench_row_init(const char *op, const char *dtype)
     row.clblast_seconds = -1;
     row.floor_seconds = -1;
     row.note = "";
+    row.element_bytes = -1;
+    row.lda = row.ldb = row.a_offset = row.b_offset = row.x_offset = row.y_offset = -1;
+    row.fraction_of_aligned = -1;
     return row;
 }
 
@@ -210,6 +214,7 @@ void bench_add_row(struct bench *b, const struct bench_row *row)
 
 static const char bench_usage[] =
     "usage: tailor bench [--device SELECTOR] [--op NAME] [--json FILE] [--no-clblast]\n"
+    "       tailor bench --sweep OP [--quick] [--device SELECTOR] [--json FILE] [--no-clblast]\n"
     "\n"
     "  --device SELECTOR  gpu, cpu, P:D (indices from tailor info) or part of a\n"
     "                     platform, device or vendor name; default: the first GPU,\n"
@@ -217,6 +222,12 @@ static const char bench_usage[] =
     "  --op NAME          one operation (reduce, gemv, transpose, sgemm); default: all\n"
     "  --json FILE        also write the rows as JSON\n"
     "  --no-clblast       skip the CLBlast comparison (faster sweeps)\n"
+    "  --sweep OP         irregular cases of one operation (transpose, gemv): odd\n"
+    "                     shapes, padded leading dimensions, offsets, strides,\n"
+    "                     skinny and launch-bound matrices, each checked and set\n"
+    "                     against the aligned case of its element size (%aligned),\n"
+    "                     then a summary line per element size\n"
+    "  --quick            with --sweep: every case at one small size (for tests)\n"
     "\n"
     "Each time is the median over 7 batches of back-to-back calls on one in-order\n"
     "queue, a batch timed by the wall clock from its first enqueue to clFinish\n"
@@ -224,7 +235,8 @@ static const char bench_usage[] =
     "application. CLBlast's batches alternate with tailor's, so that a drift in\n"
     "the machine's speed falls on both. Rows of calls under 100 us show in 'floor'\n"
     "an empty kernel timed in batches alternating with theirs (the launch floor\n"
-    "beside them). CPU devices run smaller shapes.\n";
+    "beside them). CPU devices run smaller shapes (the sweep: matrices of 4 MiB\n"
+    "instead of 64 MiB).\n";
 
 static int open_device(struct bench *b, const char *selector)
 {
@@ -272,8 +284,8 @@ static void close_device(struct bench *b)
 
 int command_bench(int argc, char **argv)
 {
-    const char *selector = getenv("TAILOR_BENCH_DEVICE"), *op = NULL, *json_path = NULL;
-    int without_clblast = 0;
+    const char *selector = getenv("TAILOR_BENCH_DEVICE"), *op = NULL, *json_path = NULL, *sweep = NULL;
+    int without_clblast = 0, quick = 0;
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(bench_usage, stdout);
@@ -285,8 +297,12 @@ int command_bench(int argc, char **argv)
             op = argv[++i];
         else if (i + 1 < argc && strcmp(argv[i], "--json") == 0)
             json_path = argv[++i];
+        else if (i + 1 < argc && strcmp(argv[i], "--sweep") == 0)
+            sweep = argv[++i];
         else if (strcmp(argv[i], "--no-clblast") == 0)
             without_clblast = 1;
+        else if (strcmp(argv[i], "--quick") == 0)
+            quick = 1;
         else {
             fputs(bench_usage, stderr);
             return 2;
@@ -300,6 +316,14 @@ int command_bench(int argc, char **argv)
         fprintf(stderr, "bench: no operation is named '%s'\n", op);
         return 2;
     }
+    if ((sweep && op) || (quick && !sweep)) {
+        fputs(bench_usage, stderr);
+        return 2;
+    }
+    if (sweep && !bench_sweep_known(sweep)) {
+        fprintf(stderr, "bench: no sweep for '%s' (transpose, gemv)\n", sweep);
+        return 2;
+    }
     struct bench b;
     memset(&b, 0, sizeof b);
     int status = 1;
@@ -307,8 +331,12 @@ int command_bench(int argc, char **argv)
         goto done;
     if (without_clblast)
         b.have_clblast = 0;
+    b.sweep = sweep;
+    b.quick = quick;
     bench_print_header(&b);
-    for (size_t i = 0; i < op_count; ++i)
+    if (sweep)
+        bench_sweep(&b);
+    for (size_t i = 0; i < op_count && !sweep; ++i)
         if (!op || strcmp(bench_ops[i].name, op) == 0)
             bench_ops[i].run(&b);
     if (json_path && bench_write_json(&b, json_path) != 0)

@@ -24,6 +24,16 @@ struct bench_row {
     double clblast_seconds; // < 0: not measured
     double floor_seconds;   // an empty kernel timed in batches alternating with this row's; < 0: not
     const char *note;       // "" or why the row is suspect
+    // Rows of `tailor bench --sweep` (bench_sweep.h); sweep_case is NULL on
+    // other rows. -1 (incx, incy: 0; layout, trans: '\0') where the case has
+    // no such argument.
+    const char *sweep_case;
+    int sweep_reference; // the aligned case the others are measured against
+    int element_bytes;
+    long long lda, ldb, a_offset, b_offset, x_offset, y_offset;
+    long long incx, incy;
+    char layout, trans;         // 'R' or 'C'; 'N' or 'T'
+    double fraction_of_aligned; // GB/s over the reference case's of the same element size
 };
 
 struct bench {
@@ -35,6 +45,9 @@ struct bench {
     struct bench_limits limits;
     cl_kernel empty_kernel;      // one work-item, no arguments: the launch floor
     int small_shapes; // CPU devices: shapes scaled down to keep the run short
+    const char *sweep; // the operation of `bench --sweep`; NULL in the ordinary bench
+    int quick;         // --quick: the sweep's cases at one small size (tests)
+    double sweep_reference_gbps[17]; // by element size; 0 until the reference case has run
     int have_clblast;
     struct bench_row *rows;
     size_t row_count, row_capacity;
@@ -70,7 +83,7 @@ cl_mem bench_buffer(struct bench *b, size_t bytes, const void *pattern, size_t p
 // Prints the row and keeps it for the JSON report.
 void bench_add_row(struct bench *b, const struct bench_row *row);
 
-// A row with no dimensions, no CLBlast time and no note yet.
+// A row with no dimensions, no CLBlast time, no note yet and no sweep fields.
 struct bench_row bench_row_init(const char *op, const char *dtype);
 
 void bench_fail(struct bench *b, const char *what);
@@ -85,5 +98,9 @@ void bench_reduce(struct bench *b);
 void bench_gemv(struct bench *b);
 void bench_transpose(struct bench *b);
 void bench_sgemm(struct bench *b);
+
+// The bytes of element `index` of a transpose's A: a hash of the index, so
+// that an element in the wrong place shows.
+void bench_transpose_pattern(size_t index, size_t element_bytes, unsigned char *out);
 
 #endif

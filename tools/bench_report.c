@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench_sweep.h"
 #include "json.h"
 
 // The roofline of one row: arithmetic intensity against the ridge point of
@@ -55,6 +56,10 @@ void bench_print_header(const struct bench *b)
            b->limits.gbps, b->limits.gflops, b->limits.launch_seconds * 1e6);
     printf("timing   median of 7 batches of back-to-back calls, wall clock to clFinish\n");
     printf("CLBlast  %s\n\n", b->have_clblast ? "side by side in this run, batches alternating with tailor's" : "not built in");
+    if (b->sweep) {
+        bench_sweep_print_header(b);
+        return;
+    }
     printf("%-10s %-20s %-5s %-24s %11s %9s %9s %10s %7s %-8s %7s %11s %8s\n", "op", "shape", "dtype",
            "variant", "time", "floor", "GB/s", "GFLOP/s", "F/B", "bound", "%limit", "CLBlast", "speedup");
     fflush(stdout);
@@ -62,6 +67,10 @@ void bench_print_header(const struct bench *b)
 
 void bench_print_row(const struct bench *b, const struct bench_row *row)
 {
+    if (row->sweep_case) {
+        bench_sweep_print_row(b, row);
+        return;
+    }
     struct roofline r = roofline_of(b, row);
     char shape[64], time[32], launch_floor[32], clblast[32], speedup[16] = "-";
     format_shape(row, shape, sizeof shape);
@@ -135,6 +144,8 @@ static void json_row(FILE *f, const struct bench *b, const struct bench_row *row
     fprintf(f, ", \"seconds\": %.9g, \"gbps\": %.6g, \"gflops\": %.6g, \"intensity\": %.6g, ",
             row->seconds, r.gbps, r.gflops, r.intensity);
     fprintf(f, "\"bound\": \"%s\", \"fraction_of_limit\": %.4f", r.bound, r.fraction);
+    if (row->sweep_case)
+        bench_sweep_json_fields(f, row);
     if (row->clblast_seconds > 0)
         fprintf(f, ", \"clblast_seconds\": %.9g", row->clblast_seconds);
     if (row->floor_seconds > 0)
@@ -163,6 +174,9 @@ int bench_write_json(const struct bench *b, const char *path)
         json_row(f, b, &b->rows[i]);
         fprintf(f, "%s\n", i + 1 < b->row_count ? "," : "");
     }
-    fprintf(f, "  ]\n}\n");
+    fprintf(f, "  ]");
+    if (b->sweep)
+        bench_sweep_json_summary(f, b);
+    fprintf(f, "\n}\n");
     return fclose(f) == 0 ? 0 : -1;
 }

@@ -43,9 +43,7 @@ static int call_clblast(struct bench *b, void *state)
 }
 #endif
 
-// The bytes of element `index` of A: a hash of the index, so an element in
-// the wrong place shows.
-static void pattern(size_t index, size_t element_bytes, unsigned char *out)
+void bench_transpose_pattern(size_t index, size_t element_bytes, unsigned char *out)
 {
     uint64_t x = (uint64_t)index * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
     x ^= x >> 31;
@@ -59,7 +57,7 @@ static int fill_a(struct bench *b, const struct transpose_state *s, unsigned cha
 {
     size_t e = s->element_bytes;
     for (size_t i = 0; i < s->rows * s->cols; ++i)
-        pattern(i, e, host + i * e);
+        bench_transpose_pattern(i, e, host + i * e);
     return clEnqueueWriteBuffer(b->queue, s->a, CL_TRUE, 0, s->rows * s->cols * e, host, 0, NULL, NULL) ==
                    CL_SUCCESS
                ? 0
@@ -76,7 +74,7 @@ static int check_b(struct bench *b, const struct transpose_state *s, unsigned ch
     unsigned char expected[16];
     for (size_t j = 0; j < s->cols; ++j)
         for (size_t i = 0; i < s->rows; ++i) {
-            pattern(i * s->cols + j, e, expected);
+            bench_transpose_pattern(i * s->cols + j, e, expected);
             if (memcmp(host + (j * s->rows + i) * e, expected, e) != 0)
                 return -1;
         }

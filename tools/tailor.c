@@ -14,6 +14,7 @@ static const char usage[] =
     "  params [--markdown]       every tuning parameter: kind, default, range, readers\n"
     "  bench [--device SELECTOR] [--op NAME] [--json FILE]\n"
     "                            the benchmark (see tailor bench --help)\n"
+    "  bench --sweep OP          irregular cases of transpose or gemv against the aligned one\n"
     "  tune [--op OP] [--budget S] search the device's best tuning values and keep them\n"
     "                            (see tailor tune --help; --show, --reset, --export, --import)\n"
     "  cache path|list|clear     the on-disk binary cache\n"
