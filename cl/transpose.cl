@@ -64,6 +64,19 @@
 #define VLOAD(p) CAT(vload, VEC)(0, p)
 #define VSTORE(p, v) CAT(vstore, VEC)(v, 0, p)
 #endif
+// CPUs load and store misaligned vectors whole; POCL's vloadn/vstoren of
+// small elements went element by element. A packed struct tells the
+// compiler the vector's alignment is one element's, so it emits one
+// unaligned vector access (movdqu and kin).
+#if METHOD == TRANSPOSE_CPU && VEC > 1
+typedef struct __attribute__((packed)) {
+    ELEMV v;
+} misaligned_vector;
+#undef VLOAD
+#undef VSTORE
+#define VLOAD(p) (((const __global misaligned_vector *)(p))->v)
+#define VSTORE(p, x) (((__global misaligned_vector *)(p))->v = (x))
+#endif
 
 // The modes of the tile code: ALIGNED and EDGE as the kernels of the same
 // names; UNALIGNED_WHOLE is the unaligned kernel's groups whose tiles lie
@@ -615,6 +628,52 @@ CPU_TRANSPOSE_KERNEL(transpose_aligned_stream, ALIGNED, 1)
 CPU_TRANSPOSE_KERNEL(transpose_edge_stream, EDGE, 1)
 #endif
 
+// One element, scaled.
+#if SCALED
+#define SCALE_ONE(x) (alpha == (REAL)0 ? (REAL)0 : (x) * alpha)
+#else
+#define SCALE_ONE(x) (x)
+#endif
+
+// GPU methods, where rows of A or B are not vector-aligned (or the matrix
+// is narrower than a group's tile): a TILE_E x TILE_E tile through local
+// memory, one element per access. A work-item's loads and stores are single
+// elements, but a row of the tile is 128 bytes (at most 32 elements), so
+// each lockstep group reads and writes whole lines or runs of 32 elements;
+// vloadn/vstoren of misaligned rows compile to one access per element at
+// stride VEC, which NVIDIA's memory system serves at a fraction of the rate.
+// Groups of any multiple of TILE_E work-items; rows of the tile are spread
+// over them. The padding of each tile row spreads columns over the banks.
+#if ELEMENT_BYTES >= 16
+#define TILE_E 8
+#elif ELEMENT_BYTES == 8
+#define TILE_E 16
+#else
+#define TILE_E 32
+#endif
+
+__kernel void transpose_elements(ulong rows, ulong cols, const __global ELEM *restrict a,
+                                 ulong a_offset, ulong lda, __global ELEM *restrict b,
+                                 ulong b_offset, ulong ldb, uint tiles_x ALPHA_PARAMETER)
+{
+    __local ELEM tile[TILE_E * (TILE_E + 1)];
+    a += a_offset;
+    b += b_offset;
+    uint lid = (uint)get_local_id(0), lx = lid % TILE_E, ly = lid / TILE_E;
+    uint step = (uint)get_local_size(0) / TILE_E;
+    uint group = (uint)get_group_id(0), gy = group / tiles_x, gx = group - gy * tiles_x;
+    ulong row0 = (ulong)gy * TILE_E, col0 = (ulong)gx * TILE_E;
+    ulong col = col0 + lx;
+    for (uint r = ly; r < TILE_E; r += step)
+        if (row0 + r < rows && col < cols)
+            tile[r * (TILE_E + 1) + lx] = a[(row0 + r) * lda + col];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    ulong b_col = row0 + lx;
+    for (uint c = ly; c < TILE_E; c += step)
+        if (col0 + c < cols && b_col < rows)
+            b[(col0 + c) * ldb + b_col] = SCALE_ONE(tile[lx * (TILE_E + 1) + c]);
+}
+
 // A matrix of one row or one column is a vector, and its transpose a copy of
 // `count` elements: transpose_copy where both sides are contiguous (vectors
 // through pointers when `aligned`, the host having checked VEC-element
@@ -624,11 +683,6 @@ CPU_TRANSPOSE_KERNEL(transpose_edge_stream, EDGE, 1)
 // within their group's run, so a GPU's accesses coalesce and a CPU's
 // work-group loop vectorizes; the host sizes the range.
 #define COPY_STEPS 4
-#if SCALED
-#define SCALE_ONE(x) (alpha == (REAL)0 ? (REAL)0 : (x) * alpha)
-#else
-#define SCALE_ONE(x) (x)
-#endif
 
 __kernel void transpose_copy(ulong count, const __global ELEM *restrict a, ulong a_offset,
                              __global ELEM *restrict b, ulong b_offset, uint aligned ALPHA_PARAMETER)

@@ -197,6 +197,37 @@ static tailor_status plan_copy(const struct transpose_call *c, struct launch_pla
     return TAILOR_SUCCESS;
 }
 
+// Work-items of an element-wise group, at most (and, for the tile of
+// 16-byte elements, at least a quarter of the tile's elements).
+#define ELEMENTS_GROUP 256
+
+// GPU methods, for rows that are not vector-aligned (vloadn on NVIDIA is an
+// access per element at stride VEC) where vectors hold four or more
+// elements, or matrices narrower than half a group's tile: the element-wise kernel's small tiles, where its group and tile fit
+// the device. Returns 0 where they do not (the method's own kernels run).
+static int plan_elements(const struct transpose_call *c, struct launch_plan *p, int unaligned)
+{
+    const tailor_device_info *facts = &c->ctx->info;
+    size_t e = c->element_bytes, tile = transpose_elements_tile(e);
+    size_t group = facts->max_work_group_size < ELEMENTS_GROUP ? facts->max_work_group_size
+                                                               : ELEMENTS_GROUP;
+    if (group > tile * tile)
+        group = tile * tile;
+    group -= group % tile;
+    cl_ulong tiles_x = (c->cols - 1) / tile + 1, tiles_y = (c->rows - 1) / tile + 1;
+    if (!group || !local_memory_fits(facts, tile * (tile + 1) * e) ||
+        tiles_y > UINT32_MAX / tiles_x)
+        return 0;
+    p->group = group;
+    p->tile_rows = p->tile_cols = tile;
+    p->tiles_x = (size_t)tiles_x;
+    p->tiles = (size_t)(tiles_x * tiles_y);
+    p->op.kernel = KERNEL_TRANSPOSE_ELEMENTS;
+    snprintf(p->op.variant, sizeof p->op.variant, "elements-%zux%zu/%s%s", tile, tile,
+             unaligned ? "unaligned" : "narrow", c->scaling != SCALING_NONE ? "/scaled" : "");
+    return 1;
+}
+
 static tailor_status plan_launch(const struct transpose_call *c, struct launch_plan *p)
 {
     const int *t = c->ctx->profile.tune;
@@ -232,6 +263,12 @@ static tailor_status plan_launch(const struct transpose_call *c, struct launch_p
                   c->ldb % vec == 0 &&
                   vec * c->element_bytes * 8 <= c->ctx->info.mem_base_addr_align_bits;
     int whole_tiles = c->rows % p->tile_rows == 0 && c->cols % p->tile_cols == 0;
+    // Misaligned vectors of four or more elements cost that many accesses
+    // each; those of two (8-byte elements) still beat single elements.
+    int narrow = c->rows * 2 <= p->tile_rows || c->cols * 2 <= p->tile_cols;
+    if (p->method != TRANSPOSE_CPU && ((!vectors && vec >= 4) || narrow) &&
+        plan_elements(c, p, !vectors))
+        return TAILOR_SUCCESS;
     p->op.kernel = !vectors      ? KERNEL_TRANSPOSE_UNALIGNED
                    : whole_tiles ? KERNEL_TRANSPOSE_ALIGNED
                                  : KERNEL_TRANSPOSE_EDGE;

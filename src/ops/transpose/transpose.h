@@ -35,4 +35,11 @@ static inline size_t transpose_local_group_rows(int local_steps, size_t tile)
     return tile / (size_t)local_steps;
 }
 
+// Edge of the element-wise kernel's tile: 128 bytes of a row, 8 to 32
+// elements (TILE_E in cl/transpose.cl).
+static inline size_t transpose_elements_tile(size_t element_bytes)
+{
+    return element_bytes >= 16 ? 8 : element_bytes == 8 ? 16 : 32;
+}
+
 #endif
