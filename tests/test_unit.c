@@ -466,13 +466,14 @@ static void test_transpose_tuning(void)
     tailor_device_info h100 = nvidia(9, 0);
     h100.local_mem_bytes = 49152;
     struct profile profile;
-    static const char *const good[] = {"TRANSPOSE_LOCAL_STEPS=1", "TRANSPOSE_LOCAL_STEPS=32"};
+    static const char *const good[] = {"TRANSPOSE_LOCAL_STEPS=1", "TRANSPOSE_LOCAL_STEPS=16"};
     for (size_t i = 0; i < sizeof good / sizeof good[0]; ++i)
         CHECK(configure(&h100, good[i], &profile) == TAILOR_SUCCESS, "'%s': %s", good[i],
               tailor_last_error());
     static const char *const bad[] = {
         "TRANSPOSE_LOCAL_STEPS=0",  // a group moves at least one vector a row
         "TRANSPOSE_LOCAL_STEPS=3",  // not a power of two
+        "TRANSPOSE_LOCAL_STEPS=32", // more than the 16 rows of the 16-byte elements' tile
         "TRANSPOSE_LOCAL_STEPS=64", // more than the 32 rows of the double tile
         // 64 x 64 work-items for the float tile of 64 x 64 single elements
         "TRANSPOSE_WG_X=64,TRANSPOSE_WG_Y=1,TRANSPOSE_VECTOR_BYTES=4,TRANSPOSE_LOCAL_STEPS=1",
