@@ -635,43 +635,53 @@ CPU_TRANSPOSE_KERNEL(transpose_edge_stream, EDGE, 1)
 #define SCALE_ONE(x) (x)
 #endif
 
-// GPU methods, where rows of A or B are not vector-aligned (or the matrix
-// is narrower than a group's tile): a TILE_E x TILE_E tile through local
-// memory, one element per access. A work-item's loads and stores are single
-// elements, but a row of the tile is 128 bytes (at most 32 elements), so
-// each lockstep group reads and writes whole lines or runs of 32 elements;
-// vloadn/vstoren of misaligned rows compile to one access per element at
-// stride VEC, which NVIDIA's memory system serves at a fraction of the rate.
-// Groups of any multiple of TILE_E work-items; rows of the tile are spread
-// over them. The padding of each tile row spreads columns over the banks.
+// GPU methods, where rows of A or B are not vector-aligned, or the matrix
+// is narrower than a group's tile: a tile of TILE_E x TILE_E elements
+// through local memory, one element per access, shaped 2^tile_cols_log2
+// columns wide (its rows fill the rest) so that a matrix of a few columns or
+// rows still moves whole runs. Work-item i of the group loads tile element
+// i (row-major: consecutive work-items read along A's rows) and stores
+// element i in column-major order (consecutive work-items write along B's
+// rows), so a lockstep group reads and writes runs of up to 128 bytes where
+// vloadn/vstoren of misaligned rows, on NVIDIA an access per element at
+// stride VEC, reach a fraction of the rate. Tile rows are padded by one
+// element to spread columns over the banks. Groups of any size.
 #if ELEMENT_BYTES >= 16
 #define TILE_E 8
+#define TILE_E_LOG2 3
 #elif ELEMENT_BYTES == 8
 #define TILE_E 16
+#define TILE_E_LOG2 4
 #else
 #define TILE_E 32
+#define TILE_E_LOG2 5
 #endif
 
 __kernel void transpose_elements(ulong rows, ulong cols, const __global ELEM *restrict a,
                                  ulong a_offset, ulong lda, __global ELEM *restrict b,
-                                 ulong b_offset, ulong ldb, uint tiles_x ALPHA_PARAMETER)
+                                 ulong b_offset, ulong ldb, uint tiles_x,
+                                 uint tile_cols_log2 ALPHA_PARAMETER)
 {
-    __local ELEM tile[TILE_E * (TILE_E + 1)];
+    // At most TILE_E^2 + TILE_E^2 / 2 elements: rows of at least two.
+    __local ELEM tile[TILE_E * TILE_E * 3 / 2];
     a += a_offset;
     b += b_offset;
-    uint lid = (uint)get_local_id(0), lx = lid % TILE_E, ly = lid / TILE_E;
-    uint step = (uint)get_local_size(0) / TILE_E;
+    const uint tile_rows_log2 = 2 * TILE_E_LOG2 - tile_cols_log2;
+    const uint stride = (1u << tile_cols_log2) + 1;
     uint group = (uint)get_group_id(0), gy = group / tiles_x, gx = group - gy * tiles_x;
-    ulong row0 = (ulong)gy * TILE_E, col0 = (ulong)gx * TILE_E;
-    ulong col = col0 + lx;
-    for (uint r = ly; r < TILE_E; r += step)
-        if (row0 + r < rows && col < cols)
-            tile[r * (TILE_E + 1) + lx] = a[(row0 + r) * lda + col];
+    ulong row0 = (ulong)gy << tile_rows_log2, col0 = (ulong)gx << tile_cols_log2;
+    uint size = (uint)get_local_size(0);
+    for (uint i = (uint)get_local_id(0); i < TILE_E * TILE_E; i += size) {
+        uint r = i >> tile_cols_log2, c = i & ((1u << tile_cols_log2) - 1);
+        if (row0 + r < rows && col0 + c < cols)
+            tile[r * stride + c] = a[(row0 + r) * lda + col0 + c];
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
-    ulong b_col = row0 + lx;
-    for (uint c = ly; c < TILE_E; c += step)
-        if (col0 + c < cols && b_col < rows)
-            b[(col0 + c) * ldb + b_col] = SCALE_ONE(tile[lx * (TILE_E + 1) + c]);
+    for (uint i = (uint)get_local_id(0); i < TILE_E * TILE_E; i += size) {
+        uint c = i >> tile_rows_log2, r = i & ((1u << tile_rows_log2) - 1);
+        if (row0 + r < rows && col0 + c < cols)
+            b[(col0 + c) * ldb + row0 + r] = SCALE_ONE(tile[r * stride + c]);
+    }
 }
 
 // A matrix of one row or one column is a vector, and its transpose a copy of

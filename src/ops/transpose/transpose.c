@@ -162,6 +162,7 @@ struct launch_plan {
     // sides are contiguous and VEC-aligned.
     cl_ulong count, a_stride, b_stride;
     int copy_aligned;
+    unsigned tile_cols_log2; // the element-wise kernel's tile
 };
 
 // Work-items of a copy group, and the items each moves (COPY_STEPS in
@@ -197,34 +198,56 @@ static tailor_status plan_copy(const struct transpose_call *c, struct launch_pla
     return TAILOR_SUCCESS;
 }
 
-// Work-items of an element-wise group, at most (and, for the tile of
-// 16-byte elements, at least a quarter of the tile's elements).
+// Work-items of an element-wise group, at most (and no more than the
+// tile's elements).
 #define ELEMENTS_GROUP 256
+
+static unsigned log2_ceil(cl_ulong n)
+{
+    unsigned l = 0;
+    while (((cl_ulong)1 << l) < n)
+        ++l;
+    return l;
+}
 
 // GPU methods, for rows that are not vector-aligned (vloadn on NVIDIA is an
 // access per element at stride VEC) where vectors hold four or more
-// elements, or matrices narrower than half a group's tile: the element-wise kernel's small tiles, where its group and tile fit
-// the device. Returns 0 where they do not (the method's own kernels run).
+// elements, or matrices narrower than half a group's tile: the element-wise
+// kernel's tiles of tile^2 elements, as many columns wide as the matrix has
+// where that is fewer than `tile` (as many rows where it has fewer rows),
+// where its group and tile fit the device. Returns 0 where they do not (the
+// method's own kernels run).
 static int plan_elements(const struct transpose_call *c, struct launch_plan *p, int unaligned)
 {
     const tailor_device_info *facts = &c->ctx->info;
     size_t e = c->element_bytes, tile = transpose_elements_tile(e);
+    unsigned tile_log2 = log2_ceil(tile), cols_log2 = tile_log2;
+    if (c->cols < tile)
+        cols_log2 = log2_ceil(c->cols);
+    else if (c->rows < tile)
+        cols_log2 = 2 * tile_log2 - log2_ceil(c->rows);
+    if (cols_log2 < 1)
+        cols_log2 = 1;
+    if (cols_log2 > 2 * tile_log2 - 1)
+        cols_log2 = 2 * tile_log2 - 1;
     size_t group = facts->max_work_group_size < ELEMENTS_GROUP ? facts->max_work_group_size
                                                                : ELEMENTS_GROUP;
     if (group > tile * tile)
         group = tile * tile;
-    group -= group % tile;
-    cl_ulong tiles_x = (c->cols - 1) / tile + 1, tiles_y = (c->rows - 1) / tile + 1;
-    if (!group || !local_memory_fits(facts, tile * (tile + 1) * e) ||
-        tiles_y > UINT32_MAX / tiles_x)
+    cl_ulong tile_cols = (cl_ulong)1 << cols_log2, tile_rows = (cl_ulong)1 << (2 * tile_log2 - cols_log2);
+    cl_ulong tiles_x = (c->cols - 1) / tile_cols + 1, tiles_y = (c->rows - 1) / tile_rows + 1;
+    if (!local_memory_fits(facts, tile * tile * 3 / 2 * e) || tiles_y > UINT32_MAX / tiles_x)
         return 0;
     p->group = group;
-    p->tile_rows = p->tile_cols = tile;
+    p->tile_rows = (size_t)tile_rows;
+    p->tile_cols = (size_t)tile_cols;
+    p->tile_cols_log2 = cols_log2;
     p->tiles_x = (size_t)tiles_x;
     p->tiles = (size_t)(tiles_x * tiles_y);
     p->op.kernel = KERNEL_TRANSPOSE_ELEMENTS;
-    snprintf(p->op.variant, sizeof p->op.variant, "elements-%zux%zu/%s%s", tile, tile,
-             unaligned ? "unaligned" : "narrow", c->scaling != SCALING_NONE ? "/scaled" : "");
+    snprintf(p->op.variant, sizeof p->op.variant, "elements-%zux%zu/%s%s", p->tile_rows,
+             p->tile_cols, unaligned ? "unaligned" : "narrow",
+             c->scaling != SCALING_NONE ? "/scaled" : "");
     return 1;
 }
 
@@ -331,6 +354,8 @@ static tailor_status launch(const struct transpose_call *c, const struct launch_
     args_u64(&args, c->b_offset);
     args_u64(&args, c->ldb);
     args_u32(&args, (cl_uint)plan->tiles_x);
+    if (plan->op.kernel == KERNEL_TRANSPOSE_ELEMENTS)
+        args_u32(&args, plan->tile_cols_log2);
     args_alpha(&args, c);
     size_t global = plan->tiles * plan->group;
     return kernel_launch(c->ctx, plan->op.program, plan->op.kernel, &args, c->queue, 1, &global,
