@@ -636,51 +636,68 @@ CPU_TRANSPOSE_KERNEL(transpose_edge_stream, EDGE, 1)
 #endif
 
 // GPU methods, where rows of A or B are not vector-aligned, or the matrix
-// is narrower than a group's tile: a tile of TILE_E x TILE_E elements
-// through local memory, one element per access, shaped 2^tile_cols_log2
-// columns wide (its rows fill the rest) so that a matrix of a few columns or
-// rows still moves whole runs. Work-item i of the group loads tile element
-// i (row-major: consecutive work-items read along A's rows) and stores
-// element i in column-major order (consecutive work-items write along B's
-// rows), so a lockstep group reads and writes runs of up to 128 bytes where
+// is narrower than a group's tile: a tile of 2^TILE_AREA_LOG2 elements
+// through local memory, one element per access, 2^tile_cols_log2 columns
+// wide (about square, or as wide or as tall as a narrow matrix is) so that
+// a matrix of a few columns or rows still moves whole runs. Work-item i of
+// the group loads tile elements i, i + E_GROUP, ... in row-major order
+// (consecutive work-items read along A's rows) and stores them in
+// column-major order (consecutive work-items write along B's rows), so a
+// lockstep group reads and writes runs of up to 256 bytes where
 // vloadn/vstoren of misaligned rows, on NVIDIA an access per element at
-// stride VEC, reach a fraction of the rate. Tile rows are padded by one
-// element to spread columns over the banks. Groups of any size.
+// stride VEC, reach a fraction of the rate. E_ITEMS loads in flight per
+// work-item (16 of 1- and 2-byte elements) keep enough bytes in flight.
+// Tile rows are padded by one element to spread columns over the banks.
+// E_GROUP is src/ops/transpose's TRANSPOSE_ELEMENTS_GROUP.
+#define E_GROUP 256
 #if ELEMENT_BYTES >= 16
-#define TILE_E 8
-#define TILE_E_LOG2 3
+#define TILE_AREA_LOG2 8
 #elif ELEMENT_BYTES == 8
-#define TILE_E 16
-#define TILE_E_LOG2 4
+#define TILE_AREA_LOG2 9
+#elif ELEMENT_BYTES == 4
+#define TILE_AREA_LOG2 11
 #else
-#define TILE_E 32
-#define TILE_E_LOG2 5
+#define TILE_AREA_LOG2 12
 #endif
+#define E_ITEMS ((1 << TILE_AREA_LOG2) / E_GROUP)
 
-__kernel void transpose_elements(ulong rows, ulong cols, const __global ELEM *restrict a,
-                                 ulong a_offset, ulong lda, __global ELEM *restrict b,
-                                 ulong b_offset, ulong ldb, uint tiles_x,
-                                 uint tile_cols_log2 ALPHA_PARAMETER)
+__kernel __attribute__((reqd_work_group_size(E_GROUP, 1, 1))) void
+transpose_elements(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a_offset,
+                   ulong lda, __global ELEM *restrict b, ulong b_offset, ulong ldb, uint tiles_x,
+                   uint tile_cols_log2 ALPHA_PARAMETER)
 {
-    // At most TILE_E^2 + TILE_E^2 / 2 elements: rows of at least two.
-    __local ELEM tile[TILE_E * TILE_E * 3 / 2];
+    // At most 1.5 times the tile's elements: rows of at least two.
+    __local ELEM tile[(1 << TILE_AREA_LOG2) * 3 / 2];
     a += a_offset;
     b += b_offset;
-    const uint tile_rows_log2 = 2 * TILE_E_LOG2 - tile_cols_log2;
+    const uint tile_rows_log2 = TILE_AREA_LOG2 - tile_cols_log2;
     const uint stride = (1u << tile_cols_log2) + 1;
+    const uint col_mask = (1u << tile_cols_log2) - 1, row_mask = (1u << tile_rows_log2) - 1;
     uint group = (uint)get_group_id(0), gy = group / tiles_x, gx = group - gy * tiles_x;
     ulong row0 = (ulong)gy << tile_rows_log2, col0 = (ulong)gx << tile_cols_log2;
-    uint size = (uint)get_local_size(0);
-    for (uint i = (uint)get_local_id(0); i < TILE_E * TILE_E; i += size) {
-        uint r = i >> tile_cols_log2, c = i & ((1u << tile_cols_log2) - 1);
-        if (row0 + r < rows && col0 + c < cols)
-            tile[r * stride + c] = a[(row0 + r) * lda + col0 + c];
+    uint lid = (uint)get_local_id(0);
+    ELEM v[E_ITEMS];
+#pragma unroll
+    for (uint k = 0; k < E_ITEMS; ++k) {
+        uint i = lid + k * E_GROUP, r = i >> tile_cols_log2, c = i & col_mask;
+        v[k] = row0 + r < rows && col0 + c < cols ? a[(row0 + r) * lda + col0 + c] : (ELEM)(0);
+    }
+#pragma unroll
+    for (uint k = 0; k < E_ITEMS; ++k) {
+        uint i = lid + k * E_GROUP;
+        tile[(i >> tile_cols_log2) * stride + (i & col_mask)] = v[k];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint i = (uint)get_local_id(0); i < TILE_E * TILE_E; i += size) {
-        uint c = i >> tile_rows_log2, r = i & ((1u << tile_rows_log2) - 1);
+#pragma unroll
+    for (uint k = 0; k < E_ITEMS; ++k) {
+        uint i = lid + k * E_GROUP;
+        v[k] = tile[(i & row_mask) * stride + (i >> tile_rows_log2)];
+    }
+#pragma unroll
+    for (uint k = 0; k < E_ITEMS; ++k) {
+        uint i = lid + k * E_GROUP, c = i >> tile_rows_log2, r = i & row_mask;
         if (row0 + r < rows && col0 + c < cols)
-            b[(col0 + c) * ldb + row0 + r] = SCALE_ONE(tile[r * stride + c]);
+            b[(col0 + c) * ldb + row0 + r] = SCALE_ONE(v[k]);
     }
 }
 

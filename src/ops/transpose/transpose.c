@@ -198,10 +198,6 @@ static tailor_status plan_copy(const struct transpose_call *c, struct launch_pla
     return TAILOR_SUCCESS;
 }
 
-// Work-items of an element-wise group, at most (and no more than the
-// tile's elements).
-#define ELEMENTS_GROUP 256
-
 static unsigned log2_ceil(cl_ulong n)
 {
     unsigned l = 0;
@@ -213,32 +209,30 @@ static unsigned log2_ceil(cl_ulong n)
 // GPU methods, for rows that are not vector-aligned (vloadn on NVIDIA is an
 // access per element at stride VEC) where vectors hold four or more
 // elements, or matrices narrower than half a group's tile: the element-wise
-// kernel's tiles of tile^2 elements, as many columns wide as the matrix has
-// where that is fewer than `tile` (as many rows where it has fewer rows),
-// where its group and tile fit the device. Returns 0 where they do not (the
-// method's own kernels run).
+// kernel's tiles, about square, or as many columns wide as the matrix has
+// where that is fewer (as many rows tall where it has fewer rows), where its
+// group and tile fit the device. Returns 0 where they do not (the method's
+// own kernels run).
 static int plan_elements(const struct transpose_call *c, struct launch_plan *p, int unaligned)
 {
     const tailor_device_info *facts = &c->ctx->info;
-    size_t e = c->element_bytes, tile = transpose_elements_tile(e);
-    unsigned tile_log2 = log2_ceil(tile), cols_log2 = tile_log2;
-    if (c->cols < tile)
+    size_t e = c->element_bytes;
+    unsigned area_log2 = transpose_elements_area_log2(e), cols_log2 = area_log2 / 2;
+    if (c->cols < ((cl_ulong)1 << cols_log2))
         cols_log2 = log2_ceil(c->cols);
-    else if (c->rows < tile)
-        cols_log2 = 2 * tile_log2 - log2_ceil(c->rows);
+    else if (c->rows < ((cl_ulong)1 << (area_log2 - cols_log2)))
+        cols_log2 = area_log2 - log2_ceil(c->rows);
     if (cols_log2 < 1)
         cols_log2 = 1;
-    if (cols_log2 > 2 * tile_log2 - 1)
-        cols_log2 = 2 * tile_log2 - 1;
-    size_t group = facts->max_work_group_size < ELEMENTS_GROUP ? facts->max_work_group_size
-                                                               : ELEMENTS_GROUP;
-    if (group > tile * tile)
-        group = tile * tile;
-    cl_ulong tile_cols = (cl_ulong)1 << cols_log2, tile_rows = (cl_ulong)1 << (2 * tile_log2 - cols_log2);
+    if (cols_log2 > area_log2 - 1)
+        cols_log2 = area_log2 - 1;
+    cl_ulong tile_cols = (cl_ulong)1 << cols_log2, tile_rows = (cl_ulong)1 << (area_log2 - cols_log2);
     cl_ulong tiles_x = (c->cols - 1) / tile_cols + 1, tiles_y = (c->rows - 1) / tile_rows + 1;
-    if (!local_memory_fits(facts, tile * tile * 3 / 2 * e) || tiles_y > UINT32_MAX / tiles_x)
+    size_t local = ((size_t)1 << area_log2) * 3 / 2 * e;
+    if (facts->max_work_group_size < TRANSPOSE_ELEMENTS_GROUP || !local_memory_fits(facts, local) ||
+        tiles_y > UINT32_MAX / tiles_x)
         return 0;
-    p->group = group;
+    p->group = TRANSPOSE_ELEMENTS_GROUP;
     p->tile_rows = (size_t)tile_rows;
     p->tile_cols = (size_t)tile_cols;
     p->tile_cols_log2 = cols_log2;

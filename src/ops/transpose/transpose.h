@@ -35,11 +35,14 @@ static inline size_t transpose_local_group_rows(int local_steps, size_t tile)
     return tile / (size_t)local_steps;
 }
 
-// Edge of the element-wise kernel's tile: 128 bytes of a row, 8 to 32
-// elements (TILE_E in cl/transpose.cl).
-static inline size_t transpose_elements_tile(size_t element_bytes)
+// The element-wise kernel: work-items of its group (E_GROUP in
+// cl/transpose.cl) and log2 of its tile's elements (TILE_AREA_LOG2 there):
+// 16 per work-item of 1- and 2-byte elements, 8 of 4-byte, 2 of 8-byte, 1
+// of 16-byte ones.
+#define TRANSPOSE_ELEMENTS_GROUP 256
+static inline unsigned transpose_elements_area_log2(size_t element_bytes)
 {
-    return element_bytes >= 16 ? 8 : element_bytes == 8 ? 16 : 32;
+    return element_bytes >= 16 ? 8 : element_bytes == 8 ? 9 : element_bytes == 4 ? 11 : 12;
 }
 
 #endif
