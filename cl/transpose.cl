@@ -711,6 +711,22 @@ transpose_elements(ulong rows, ulong cols, const __global ELEM *restrict a, ulon
 // work-group loop vectorizes; the host sizes the range.
 #define COPY_STEPS 4
 
+// The copy's whole vectors: COPY_STEPS per work-item, all loaded first.
+static inline __attribute__((always_inline)) void
+copy_vectors(const __global ELEM *a, __global ELEM *b, ulong first, ulong size, ulong vectors,
+             const int mode ALPHA_PARAMETER)
+{
+    ELEMV v[COPY_STEPS];
+#pragma unroll
+    for (uint k = 0; k < COPY_STEPS; ++k)
+        if (first + k * size < vectors)
+            v[k] = LOAD(mode, a + (first + k * size) * VEC);
+#pragma unroll
+    for (uint k = 0; k < COPY_STEPS; ++k)
+        if (first + k * size < vectors)
+            STORE(mode, b + (first + k * size) * VEC, SCALE(v[k]));
+}
+
 __kernel void transpose_copy(ulong count, const __global ELEM *restrict a, ulong a_offset,
                              __global ELEM *restrict b, ulong b_offset, uint aligned ALPHA_PARAMETER)
 {
@@ -718,26 +734,10 @@ __kernel void transpose_copy(ulong count, const __global ELEM *restrict a, ulong
     b += b_offset;
     ulong size = get_local_size(0), vectors = count / VEC;
     ulong first = (ulong)get_group_id(0) * size * COPY_STEPS + get_local_id(0);
-    ELEMV v[COPY_STEPS];
-    if (aligned) {
-#pragma unroll
-        for (uint k = 0; k < COPY_STEPS; ++k)
-            if (first + k * size < vectors)
-                v[k] = LOAD(ALIGNED, a + (first + k * size) * VEC);
-#pragma unroll
-        for (uint k = 0; k < COPY_STEPS; ++k)
-            if (first + k * size < vectors)
-                STORE(ALIGNED, b + (first + k * size) * VEC, SCALE(v[k]));
-    } else {
-#pragma unroll
-        for (uint k = 0; k < COPY_STEPS; ++k)
-            if (first + k * size < vectors)
-                v[k] = LOAD(UNALIGNED, a + (first + k * size) * VEC);
-#pragma unroll
-        for (uint k = 0; k < COPY_STEPS; ++k)
-            if (first + k * size < vectors)
-                STORE(UNALIGNED, b + (first + k * size) * VEC, SCALE(v[k]));
-    }
+    if (aligned)
+        copy_vectors(a, b, first, size, vectors, ALIGNED ALPHA_ARGUMENT);
+    else
+        copy_vectors(a, b, first, size, vectors, UNALIGNED ALPHA_ARGUMENT);
     ulong tail = vectors * VEC + get_global_id(0);
     if (tail < count)
         b[tail] = SCALE_ONE(a[tail]);

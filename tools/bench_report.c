@@ -36,7 +36,7 @@ static void format_shape(const struct bench_row *row, char *buffer, size_t size)
         snprintf(buffer, size, "n=%lld", row->n);
 }
 
-static void format_time(double seconds, char *buffer, size_t size)
+void bench_format_time(double seconds, char *buffer, size_t size)
 {
     if (seconds < 0)
         snprintf(buffer, size, "-");
@@ -74,9 +74,9 @@ void bench_print_row(const struct bench *b, const struct bench_row *row)
     struct roofline r = roofline_of(b, row);
     char shape[64], time[32], launch_floor[32], clblast[32], speedup[16] = "-";
     format_shape(row, shape, sizeof shape);
-    format_time(row->seconds, time, sizeof time);
-    format_time(row->floor_seconds, launch_floor, sizeof launch_floor);
-    format_time(row->clblast_seconds, clblast, sizeof clblast);
+    bench_format_time(row->seconds, time, sizeof time);
+    bench_format_time(row->floor_seconds, launch_floor, sizeof launch_floor);
+    bench_format_time(row->clblast_seconds, clblast, sizeof clblast);
     if (row->clblast_seconds > 0 && row->seconds > 0)
         snprintf(speedup, sizeof speedup, "%.2fx", row->clblast_seconds / row->seconds);
     printf("%-10s %-20s %-5s %-24s %11s %9s %9.1f %10.1f %7.3f %-8s %6.1f%% %11s %8s %s\n", row->op, shape,

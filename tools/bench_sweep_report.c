@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench_report.h"
 #include "bench_sweep.h"
 #include "json.h"
 
@@ -14,16 +15,6 @@ static const size_t element_sizes[] = {1, 2, 4, 8, 16};
 static int is_transpose(const struct bench *b)
 {
     return strcmp(b->sweep, "transpose") == 0;
-}
-
-static void format_time(double seconds, char *buffer, size_t size)
-{
-    if (seconds < 0)
-        snprintf(buffer, size, "-");
-    else if (seconds < 1e-3)
-        snprintf(buffer, size, "%.2f us", seconds * 1e6);
-    else
-        snprintf(buffer, size, "%.3f ms", seconds * 1e3);
 }
 
 static void format_percent(double fraction, char *buffer, size_t size)
@@ -84,9 +75,9 @@ void bench_sweep_print_row(const struct bench *b, const struct bench_row *row)
     double gbps = row->seconds > 0 ? row->bytes / row->seconds / 1e9 : 0;
     snprintf(shape, sizeof shape, "%lldx%lld", row->m, row->n);
     format_arguments(row, arguments, sizeof arguments);
-    format_time(row->seconds, time, sizeof time);
-    format_time(row->floor_seconds, launch_floor, sizeof launch_floor);
-    format_time(row->clblast_seconds, clblast, sizeof clblast);
+    bench_format_time(row->seconds, time, sizeof time);
+    bench_format_time(row->floor_seconds, launch_floor, sizeof launch_floor);
+    bench_format_time(row->clblast_seconds, clblast, sizeof clblast);
     format_percent(row->fraction_of_aligned, aligned, sizeof aligned);
     if (row->clblast_seconds > 0 && row->seconds > 0)
         snprintf(speedup, sizeof speedup, "%.2fx", row->clblast_seconds / row->seconds);

@@ -8,9 +8,10 @@ the median of 7 batches of back-to-back calls (CUDA events around each batch), l
 """
 import argparse
 import json
-import statistics
 
 import torch
+
+from cuda_timing import time_batches
 
 DEFAULT_SHAPES = [
     "1024x1024x2048", "4096x4096x4096", "8192x8192x8192", "4096x4096x4096:ta", "4096x4096x4096:tb",
@@ -22,27 +23,6 @@ def parse(shape):
     parts = shape.split(":")
     m, n, k = (int(v) for v in parts[0].split("x"))
     return m, n, k, "ta" in parts[1:], "tb" in parts[1:]
-
-
-def time_batches(fn, batches=7, budget_s=0.02):
-    fn()
-    torch.cuda.synchronize()
-    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    start.record()
-    fn()
-    stop.record()
-    stop.synchronize()
-    once_s = max(start.elapsed_time(stop) / 1e3, 1e-6)
-    calls = max(1, int(budget_s / once_s))
-    times = []
-    for _ in range(batches):
-        start.record()
-        for _ in range(calls):
-            fn()
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop) / 1e3 / calls)
-    return statistics.median(times)
 
 
 def main():
@@ -61,7 +41,7 @@ def main():
         b = torch.randn((n, k) if tb else (k, n), device="cuda")
         c = torch.empty((m, n), device="cuda")
         op_a, op_b = (a.t() if ta else a), (b.t() if tb else b)
-        seconds = time_batches(lambda: torch.matmul(op_a, op_b, out=c))
+        seconds = time_batches(torch, lambda: torch.matmul(op_a, op_b, out=c))
         gflops = 2.0 * m * n * k / seconds / 1e9
         rows.append({"shape": shape, "seconds": seconds, "gflops": gflops})
         print(f"sgemm {shape:>22}  {seconds * 1e6:10.1f} us  {gflops:9.0f} GFLOP/s")

@@ -24,6 +24,8 @@ import json
 import statistics
 import sys
 
+from cuda_timing import time_batches
+
 TRANSPOSE_DTYPES = {1: "uint8", 2: "int16", 4: "int32", 8: "int64", 16: "complex128"}
 
 
@@ -106,27 +108,6 @@ def describe(plan):
             parts.append(f"{name.upper()}[{plan[name + '_elements']}] as_strided({size}, {stride}, {offset})")
     parts.append(plan["expression"])
     return "  ".join(parts)
-
-
-def time_batches(torch, fn, batches=7, budget_s=0.02):
-    fn()
-    torch.cuda.synchronize()
-    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    start.record()
-    fn()
-    stop.record()
-    stop.synchronize()
-    once_s = max(start.elapsed_time(stop) / 1e3, 1e-6)
-    calls = max(1, int(budget_s / once_s))
-    times = []
-    for _ in range(batches):
-        start.record()
-        for _ in range(calls):
-            fn()
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop) / 1e3 / calls)
-    return statistics.median(times)
 
 
 def filled(torch, count, dtype, period):
