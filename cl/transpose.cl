@@ -701,6 +701,85 @@ transpose_elements(ulong rows, ulong cols, const __global ELEM *restrict a, ulon
     }
 }
 
+// GPU methods, misaligned rows of 1-byte elements: the same trip
+// through local memory with 32-bit words on both global sides. A tile of
+// WORDS_ROWS x WORDS_COLS elements: each row of A is read as the aligned
+// words that cover it (one more than its width in words), each row of B
+// written as aligned words where a word lies wholly inside the tile's run of
+// that row and element by element at the run's two ends (the neighbouring
+// tiles write the rest of those words). Words that reach past A's last
+// element (a_end, counted from the buffer's start) are read element by
+// element, so no access leaves the buffer. Elements travel through a union
+// of the word and its elements, which follows memory order on any
+// endianness.
+#if ELEMENT_BYTES == 1 && METHOD != TRANSPOSE_CPU
+#define WORD_P (4 / ELEMENT_BYTES)
+#define WORDS_ROWS (32 * WORD_P)
+#define WORDS_COLS 64
+#define WORDS_A (WORDS_COLS / WORD_P + 1) // words covering a row of the tile
+#define WORDS_B (WORDS_ROWS / WORD_P + 1) // words covering a run of B
+
+typedef union {
+    uint word;
+    ELEM e[WORD_P];
+} word_elements;
+
+__kernel __attribute__((reqd_work_group_size(E_GROUP, 1, 1))) void
+transpose_by_words(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a_offset, ulong lda,
+                __global ELEM *restrict b, ulong b_offset, ulong ldb, uint tiles_x, ulong a_end)
+{
+    __local ELEM tile[WORDS_ROWS * (WORDS_COLS + 1)];
+    uint group = (uint)get_group_id(0), gy = group / tiles_x, gx = group - gy * tiles_x;
+    ulong row0 = (ulong)gy * WORDS_ROWS, col0 = (ulong)gx * WORDS_COLS;
+    uint lid = (uint)get_local_id(0);
+    long col_limit = (long)min((ulong)WORDS_COLS, cols - col0);
+    long row_limit = (long)min((ulong)WORDS_ROWS, rows - row0);
+    for (uint i = lid; i < WORDS_ROWS * WORDS_A; i += E_GROUP) {
+        uint r = i / WORDS_A, k = i - r * WORDS_A;
+        if ((long)r >= row_limit)
+            continue;
+        ulong start = a_offset + (row0 + r) * lda + col0;
+        long first = (long)(k * WORD_P) - (long)(start % WORD_P);
+        if (first + WORD_P <= 0 || first >= col_limit)
+            continue;
+        ulong word_at = start - start % WORD_P + (ulong)k * WORD_P;
+        word_elements u = {0};
+        if (word_at + WORD_P <= a_end)
+            u.word = ((const __global uint *)a)[word_at / WORD_P];
+        for (uint q = 0; q < WORD_P; ++q) {
+            long e = first + q;
+            if (e >= 0 && e < col_limit)
+                tile[r * (WORDS_COLS + 1) + e] =
+                    word_at + WORD_P <= a_end ? u.e[q] : a[start + e];
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = lid; i < WORDS_COLS * WORDS_B; i += E_GROUP) {
+        uint c = i / WORDS_B, k = i - c * WORDS_B;
+        if ((long)c >= col_limit)
+            continue;
+        ulong start = b_offset + (col0 + c) * ldb + row0;
+        long first = (long)(k * WORD_P) - (long)(start % WORD_P);
+        if (first + WORD_P <= 0 || first >= row_limit)
+            continue;
+        word_elements u;
+        for (uint q = 0; q < WORD_P; ++q) {
+            long e = first + q;
+            u.e[q] = e >= 0 && e < row_limit ? tile[e * (WORDS_COLS + 1) + c] : (ELEM)(0);
+        }
+        if (first >= 0 && first + WORD_P <= row_limit) {
+            ((__global uint *)b)[(start - start % WORD_P) / WORD_P + k] = u.word;
+        } else {
+            for (uint q = 0; q < WORD_P; ++q) {
+                long e = first + q;
+                if (e >= 0 && e < row_limit)
+                    b[start + e] = u.e[q];
+            }
+        }
+    }
+}
+#endif
+
 // A matrix of one row or one column is a vector, and its transpose a copy of
 // `count` elements: transpose_copy where both sides are contiguous (vectors
 // through pointers when `aligned`, the host having checked VEC-element

@@ -45,4 +45,12 @@ static inline unsigned transpose_elements_area_log2(size_t element_bytes)
     return element_bytes >= 16 ? 8 : element_bytes == 8 ? 9 : element_bytes == 4 ? 11 : 12;
 }
 
+// The word kernel's tile (WORDS_ROWS x WORDS_COLS in cl/transpose.cl): runs
+// of B of 32 words, 64 columns of A.
+#define TRANSPOSE_WORDS_COLS 64
+static inline size_t transpose_words_rows(size_t element_bytes)
+{
+    return 32 * (4 / element_bytes);
+}
+
 #endif

@@ -63,6 +63,8 @@
     (PROGRAM_BIT(TRANSPOSE_CPU_1) | PROGRAM_BIT(TRANSPOSE_CPU_2) | PROGRAM_BIT(TRANSPOSE_CPU_4) |   \
      PROGRAM_BIT(TRANSPOSE_CPU_8) | PROGRAM_BIT(TRANSPOSE_CPU_16) |                                 \
      PROGRAM_BIT(TRANSPOSE_CPU_SCALED_F32) | PROGRAM_BIT(TRANSPOSE_CPU_SCALED_F64))
+// The GPU methods' programs of 1-byte elements: the word kernel's.
+#define TRANSPOSE_WORDS_SET (PROGRAM_BIT(TRANSPOSE_LOCAL_1) | PROGRAM_BIT(TRANSPOSE_REGISTERS_1))
 #define TRANSPOSE_PROGRAM_SET (TRANSPOSE_LOCAL_SET | TRANSPOSE_REGISTERS_SET | TRANSPOSE_CPU_SET)
 // 16-byte elements are vectors of their own: their programs read no vector width.
 #define TRANSPOSE_VECTOR_SET                                                                        \
