@@ -68,6 +68,8 @@ const struct scenario scenarios[] = {
      .ldb = 48, .element_bytes = 2},
     {"transpose unaligned, 1-byte elements", OPERATION_TRANSPOSE, .profile = "generic",
      .variant = "/unaligned", .m = 19, .n = 45, .lda = 47, .element_bytes = 1, .after_event = 1},
+    {"transpose by words, misaligned bytes", OPERATION_TRANSPOSE, .profile = "generic",
+     .variant = "words-128x64/unaligned", .m = 200, .n = 300, .lda = 301, .element_bytes = 1},
     {"transpose of one row, a strided copy", OPERATION_TRANSPOSE, .profile = "generic",
      .variant = "copy/strided", .m = 1, .n = 300, .ldb = 3},
     {"transpose of one column, a contiguous copy", OPERATION_TRANSPOSE, .profile = "cpu",
