@@ -743,14 +743,14 @@ transpose_by_words(ulong rows, ulong cols, const __global ELEM *restrict a, ulon
         if (first + WORD_P <= 0 || first >= col_limit)
             continue;
         ulong word_at = start - start % WORD_P + (ulong)k * WORD_P;
+        int in_buffer = word_at + WORD_P <= a_end;
         word_elements u = {0};
-        if (word_at + WORD_P <= a_end)
+        if (in_buffer)
             u.word = ((const __global uint *)a)[word_at / WORD_P];
         for (uint q = 0; q < WORD_P; ++q) {
             long e = first + q;
             if (e >= 0 && e < col_limit)
-                tile[r * (WORDS_COLS + 1) + e] =
-                    word_at + WORD_P <= a_end ? u.e[q] : a[start + e];
+                tile[r * (WORDS_COLS + 1) + e] = in_buffer ? u.e[q] : a[start + e];
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);

@@ -207,16 +207,33 @@ static unsigned log2_ceil(cl_ulong n)
     return l;
 }
 
+// The grid of tile_rows x tile_cols tiles for the element-wise and word
+// kernels' groups of TRANSPOSE_ELEMENTS_GROUP work-items and `local_bytes`
+// of local memory. Returns 0 where the device takes no such group or tile,
+// or the grid needs more than 2^32 groups (the method's own kernels run).
+static int plan_small_tiles(const struct transpose_call *c, struct launch_plan *p,
+                            cl_ulong tile_rows, cl_ulong tile_cols, size_t local_bytes)
+{
+    const tailor_device_info *facts = &c->ctx->info;
+    cl_ulong tiles_x = (c->cols - 1) / tile_cols + 1, tiles_y = (c->rows - 1) / tile_rows + 1;
+    if (facts->max_work_group_size < TRANSPOSE_ELEMENTS_GROUP ||
+        !local_memory_fits(facts, local_bytes) || tiles_y > UINT32_MAX / tiles_x)
+        return 0;
+    p->group = TRANSPOSE_ELEMENTS_GROUP;
+    p->tile_rows = (size_t)tile_rows;
+    p->tile_cols = (size_t)tile_cols;
+    p->tiles_x = (size_t)tiles_x;
+    p->tiles = (size_t)(tiles_x * tiles_y);
+    return 1;
+}
+
 // GPU methods, for rows that are not vector-aligned (vloadn on NVIDIA is an
 // access per element at stride VEC) where vectors hold four or more
 // elements, or matrices narrower than half a group's tile: the element-wise
 // kernel's tiles, about square, or as many columns wide as the matrix has
-// where that is fewer (as many rows tall where it has fewer rows), where its
-// group and tile fit the device. Returns 0 where they do not (the method's
-// own kernels run).
+// where that is fewer (as many rows tall where it has fewer rows).
 static int plan_elements(const struct transpose_call *c, struct launch_plan *p, int unaligned)
 {
-    const tailor_device_info *facts = &c->ctx->info;
     size_t e = c->element_bytes;
     unsigned area_log2 = transpose_elements_area_log2(e), cols_log2 = area_log2 / 2;
     if (c->cols < ((cl_ulong)1 << cols_log2))
@@ -227,18 +244,11 @@ static int plan_elements(const struct transpose_call *c, struct launch_plan *p, 
         cols_log2 = 1;
     if (cols_log2 > area_log2 - 1)
         cols_log2 = area_log2 - 1;
-    cl_ulong tile_cols = (cl_ulong)1 << cols_log2, tile_rows = (cl_ulong)1 << (area_log2 - cols_log2);
-    cl_ulong tiles_x = (c->cols - 1) / tile_cols + 1, tiles_y = (c->rows - 1) / tile_rows + 1;
     size_t local = ((size_t)1 << area_log2) * 3 / 2 * e;
-    if (facts->max_work_group_size < TRANSPOSE_ELEMENTS_GROUP || !local_memory_fits(facts, local) ||
-        tiles_y > UINT32_MAX / tiles_x)
+    if (!plan_small_tiles(c, p, (cl_ulong)1 << (area_log2 - cols_log2), (cl_ulong)1 << cols_log2,
+                          local))
         return 0;
-    p->group = TRANSPOSE_ELEMENTS_GROUP;
-    p->tile_rows = (size_t)tile_rows;
-    p->tile_cols = (size_t)tile_cols;
     p->tile_cols_log2 = cols_log2;
-    p->tiles_x = (size_t)tiles_x;
-    p->tiles = (size_t)(tiles_x * tiles_y);
     p->op.kernel = KERNEL_TRANSPOSE_ELEMENTS;
     snprintf(p->op.variant, sizeof p->op.variant, "elements-%zux%zu/%s%s", p->tile_rows,
              p->tile_cols, unaligned ? "unaligned" : "narrow",
@@ -248,23 +258,14 @@ static int plan_elements(const struct transpose_call *c, struct launch_plan *p, 
 
 // GPU methods, misaligned rows of 1-byte elements: tiles of
 // transpose_words_rows x TRANSPOSE_WORDS_COLS elements read and written as
-// aligned 32-bit words, where the group and the tile fit the device. (Of
-// 2-byte elements, words ran at 53% of the aligned case on the H100 where
-// the element-wise tiles reach 65%.)
+// aligned 32-bit words. (Of 2-byte elements, words ran at 53% of the
+// aligned case on the H100 where the element-wise tiles reach 65%.)
 static int plan_words(const struct transpose_call *c, struct launch_plan *p)
 {
-    const tailor_device_info *facts = &c->ctx->info;
     size_t e = c->element_bytes, tile_rows = transpose_words_rows(e);
     size_t local = tile_rows * (TRANSPOSE_WORDS_COLS + 1) * e;
-    cl_ulong tiles_x = (c->cols - 1) / TRANSPOSE_WORDS_COLS + 1, tiles_y = (c->rows - 1) / tile_rows + 1;
-    if (facts->max_work_group_size < TRANSPOSE_ELEMENTS_GROUP || !local_memory_fits(facts, local) ||
-        tiles_y > UINT32_MAX / tiles_x)
+    if (!plan_small_tiles(c, p, tile_rows, TRANSPOSE_WORDS_COLS, local))
         return 0;
-    p->group = TRANSPOSE_ELEMENTS_GROUP;
-    p->tile_rows = tile_rows;
-    p->tile_cols = TRANSPOSE_WORDS_COLS;
-    p->tiles_x = (size_t)tiles_x;
-    p->tiles = (size_t)(tiles_x * tiles_y);
     p->a_end = c->a_offset + (c->rows - 1) * c->lda + c->cols;
     p->op.kernel = KERNEL_TRANSPOSE_WORDS;
     snprintf(p->op.variant, sizeof p->op.variant, "words-%zux%d/unaligned", tile_rows,
@@ -307,12 +308,12 @@ static tailor_status plan_launch(const struct transpose_call *c, struct launch_p
                   c->ldb % vec == 0 &&
                   vec * c->element_bytes * 8 <= c->ctx->info.mem_base_addr_align_bits;
     int whole_tiles = c->rows % p->tile_rows == 0 && c->cols % p->tile_cols == 0;
-    // Misaligned vectors of four or more elements cost that many accesses
-    // each; those of two (8-byte elements) still beat single elements.
     int narrow = c->rows * 2 <= p->tile_rows || c->cols * 2 <= p->tile_cols;
     if (p->method != TRANSPOSE_CPU && !vectors && !narrow && c->scaling == SCALING_NONE &&
         c->element_bytes == 1 && plan_words(c, p))
         return TAILOR_SUCCESS;
+    // Misaligned vectors of four or more elements cost that many accesses
+    // each; those of two (8-byte elements) still beat single elements.
     if (p->method != TRANSPOSE_CPU && ((!vectors && vec >= 4) || narrow) &&
         plan_elements(c, p, !vectors))
         return TAILOR_SUCCESS;
