@@ -47,6 +47,25 @@ size_t bench_sweep_side(const struct bench *b, size_t element_bytes)
     return tiles < 1 ? 256 : 256 * (size_t)tiles;
 }
 
+void bench_sweep_case(struct bench *b, struct bench_row *row, bench_call call,
+                      bench_call comparison, sweep_check check, void *state)
+{
+    if (bench_time_row(b, row, call, state, comparison, state) != 0) {
+        fprintf(stderr, "bench: %s %s (%d-byte): %s\n", row->op, row->sweep_case, row->element_bytes,
+                tailor_last_error());
+        bench_fail(b, "sweep: the call failed");
+        return;
+    }
+    snprintf(row->variant, sizeof row->variant, "%s", tailor_last_variant());
+    int checked = check(b, state);
+    if (checked != 0) {
+        fprintf(stderr, "bench: %s %s (%d-byte)\n", row->op, row->sweep_case, row->element_bytes);
+        row->note = "WRONG RESULT";
+        bench_fail(b, checked < 0 ? "sweep: the checked call failed" : "sweep: wrong result");
+    }
+    bench_sweep_add_row(b, row);
+}
+
 void bench_sweep_add_row(struct bench *b, struct bench_row *row)
 {
     double gbps = row->seconds > 0 ? row->bytes / row->seconds / 1e9 : 0;

@@ -39,6 +39,15 @@ size_t bench_sweep_side(const struct bench *b, size_t element_bytes);
 // size's scale first), then prints and keeps it.
 void bench_sweep_add_row(struct bench *b, struct bench_row *row);
 
+// One checked call after the timing: 0 right, 1 wrong, < 0 a call failed.
+typedef int (*sweep_check)(struct bench *b, void *state);
+
+// Times one case (bench_time_row, beside `comparison` when not NULL), names
+// its variant, checks it and adds the row; a failed call or a wrong result
+// counts as a failure (the row then noted WRONG RESULT).
+void bench_sweep_case(struct bench *b, struct bench_row *row, bench_call call,
+                      bench_call comparison, sweep_check check, void *state);
+
 // The stats of the sweep's rows of `element_bytes` (0: all), of those
 // moving at least bench_sweep_matrix_bytes when `large_only`.
 void bench_sweep_stats(const struct bench *b, int element_bytes, int large_only, struct sweep_stats *stats);

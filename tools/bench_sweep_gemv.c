@@ -123,8 +123,9 @@ static int make_buffers(struct bench *b, struct gemv_state *s)
 // the double-precision reference (summed along A's stored lines, so that A
 // is read in order), then every other element of y unchanged.
 // 0 if right, 1 if wrong, -1 if a call failed.
-static int check_y(struct bench *b, struct gemv_state *s)
+static int check_y(struct bench *b, void *state)
 {
+    struct gemv_state *s = state;
     const struct gemv_case *c = &s->c;
     if (clEnqueueWriteBuffer(b->queue, s->y, CL_TRUE, 0, s->y_elements * sizeof(float), s->host_y0, 0, NULL,
                              NULL) != CL_SUCCESS ||
@@ -201,18 +202,7 @@ static void sweep_case(struct bench *b, const struct gemv_case *c, int reference
     row.bytes = 4.0 * ((double)c->m * (double)c->n + (double)s.k + 2.0 * (double)s.outputs);
     row.flops = 2.0 * (double)c->m * (double)c->n;
     bench_call comparison = CLBLAST_WHEN(b->have_clblast && c->incx > 0 && c->incy > 0);
-    if (bench_time_row(b, &row, call_tailor, &s, comparison, &s) != 0) {
-        fprintf(stderr, "bench: gemv %s: %s\n", c->name, tailor_last_error());
-        bench_fail(b, "gemv sweep: tailor_sgemv failed");
-        goto done;
-    }
-    snprintf(row.variant, sizeof row.variant, "%s", tailor_last_variant());
-    int checked = check_y(b, &s);
-    if (checked != 0) {
-        row.note = "WRONG RESULT";
-        bench_fail(b, checked < 0 ? "gemv sweep: the checked call failed" : "gemv sweep: wrong result");
-    }
-    bench_sweep_add_row(b, &row);
+    bench_sweep_case(b, &row, call_tailor, comparison, check_y, &s);
 done:
     if (s.a)
         clReleaseMemObject(s.a);

@@ -93,8 +93,9 @@ static int make_buffers(struct bench *b, struct transpose_state *s)
 // comparison's calls may have written last), then B[j][i] == A[i][j] in
 // blocks (both matrices read a cache line at a time), then every other
 // byte of B's buffer. 0 if right, 1 if wrong, -1 if a call failed.
-static int check_b(struct bench *b, struct transpose_state *s)
+static int check_b(struct bench *b, void *state)
 {
+    struct transpose_state *s = state;
     size_t e = s->element_bytes;
     const struct transpose_case *c = &s->c;
     unsigned char sentinel = SENTINEL;
@@ -148,18 +149,7 @@ static void sweep_case(struct bench *b, size_t element_bytes, const struct trans
     row.bytes = 2.0 * (double)c->rows * (double)c->cols * (double)element_bytes;
     int clblast_has_size = element_bytes == 4 || (element_bytes == 8 && b->info.has_fp64);
     bench_call comparison = CLBLAST_WHEN(b->have_clblast && clblast_has_size);
-    if (bench_time_row(b, &row, call_tailor, &s, comparison, &s) != 0) {
-        fprintf(stderr, "bench: transpose %s (%zu-byte): %s\n", c->name, element_bytes, tailor_last_error());
-        bench_fail(b, "transpose sweep: tailor_transpose failed");
-        goto done;
-    }
-    snprintf(row.variant, sizeof row.variant, "%s", tailor_last_variant());
-    int checked = check_b(b, &s);
-    if (checked != 0) {
-        row.note = "WRONG RESULT";
-        bench_fail(b, checked < 0 ? "transpose sweep: the checked call failed" : "transpose sweep: wrong result");
-    }
-    bench_sweep_add_row(b, &row);
+    bench_sweep_case(b, &row, call_tailor, comparison, check_b, &s);
 done:
     if (s.a)
         clReleaseMemObject(s.a);
