@@ -495,7 +495,7 @@ void sgemm_scale(uint M, uint N, float beta, __global float *c, ulong c_offset, 
 #elif SGEMM_KERNELS == SGEMM_KERNELS_CPU
 // ---------------------------------------------------------------------------
 // CPU devices: register blocking along the SIMD width, no local memory, no
-// barriers (the BLIS micro-kernel shape without its packing). Each work-item
+// barriers (the BLIS micro-kernel shape). Each work-item
 // owns a block of C in vector registers and streams through k; one
 // work-item per group by default, so the OpenCL runtime runs it as plain
 // vector code. Two forms:
@@ -506,6 +506,14 @@ void sgemm_scale(uint M, uint N, float beta, __global float *c, ulong c_offset, 
 //   as the transposed product (C^T = B A) with transposed strides of C.
 // - dot (A and B K-contiguous): CPU_RM x CPU_DOT_RN dot products, vectors
 //   along k, lanes summed at the end.
+// - packed (large products, any orientation): BLIS's and OpenBLAS's loop
+//   nest. The pack kernels copy A into panels of CPU_RM rows and B into
+//   panels of CN columns, each panel k-major and zero-padded past the edge,
+//   into a workspace; the packed kernel runs the broadcast form's register
+//   block over them, k in slices of SGEMM_CPU_KC. Every load is then
+//   sequential (no page crossed per step of k, which defeats the prefetchers
+//   when B's rows are far apart), and a slice of a B panel (KC x CN floats)
+//   stays in L1 or L2 while the A panels' slices pass.
 
 #define RM SGEMM_CPU_RM
 #define VN SGEMM_CPU_VN
@@ -541,6 +549,35 @@ INLINE float lanes_sum(floatv v)
         for (uint i = 0; i < width; ++i)
             lane[i] += lane[i + width];
     return lane[0];
+}
+
+// C = alpha * acc + beta * C for a block at `c`, m_left rows and n_left
+// columns of it inside C; beta == 0 writes without reading C.
+INLINE void cpu_write_block(floatv acc[RM][NV], uint m_left, uint n_left, float alpha, float beta,
+                            __global float *c, ulong c_row_stride, ulong c_col_stride)
+{
+    for (uint r = 0; r < RM && r < m_left; ++r) {
+        __global float *c_row = c + (ulong)r * c_row_stride;
+        if (c_col_stride == 1 && n_left >= CN) {
+#pragma unroll
+            for (uint q = 0; q < NV; ++q) {
+                floatv value = alpha * acc[r][q];
+                if (beta != 0.0f)
+                    value = fma(beta, VLOAD(q, c_row), value);
+                VSTORE(value, q, c_row);
+            }
+            continue;
+        }
+        float values[CN];
+#pragma unroll
+        for (uint q = 0; q < NV; ++q)
+            VSTORE(acc[r][q], q, values);
+        for (uint l = 0; l < CN && l < n_left; ++l) {
+            __global float *at = c_row + l * c_col_stride;
+            float value = alpha * values[l];
+            *at = beta == 0.0f ? value : fma(beta, *at, value);
+        }
+    }
 }
 
 __kernel __attribute__((reqd_work_group_size(SGEMM_CPU_WG, 1, 1)))
@@ -601,28 +638,103 @@ void sgemm_cpu_broadcast(uint M, uint N, uint K, float alpha, float beta, const 
             }
         }
     }
-    uint m_left = M - i0;
-    for (uint r = 0; r < RM && r < m_left; ++r) {
-        __global float *c_row =
-            c + c_offset + (ulong)(i0 + r) * c_row_stride + (ulong)j0 * c_col_stride;
-        if (c_col_stride == 1 && n_left >= CN) {
+    cpu_write_block(acc, M - i0, n_left, alpha, beta,
+                    c + c_offset + (ulong)i0 * c_row_stride + (ulong)j0 * c_col_stride,
+                    c_row_stride, c_col_stride);
+}
+
+// The pack kernels: one work-item copies SGEMM_CPU_KC steps of k of one
+// panel of `width` rows (A) or columns (B) of an operand, `lines` long along
+// M or N and K along k, with element strides along both; panel x holds
+// (p, w) at dst[(x * K + p) * width + w], zero past the last line. The inner
+// loop runs along whichever stride is 1, so one side of the copy is
+// sequential.
+#define KC SGEMM_CPU_KC
+
+INLINE void cpu_pack(uint lines, uint K, const __global float *src, ulong line_stride,
+                     ulong k_stride, __global float *dst, uint width)
+{
+    uint x0 = get_global_id(0) * width, p0 = get_global_id(1) * KC;
+    if (x0 >= lines || p0 >= K)
+        return;
+    uint steps = min((uint)KC, K - p0), valid = min(width, lines - x0);
+    const __global float *from = src + (ulong)x0 * line_stride + (ulong)p0 * k_stride;
+    __global float *to = dst + ((ulong)x0 * K + (ulong)p0 * width);
+    // No condition in the copying loops, so that they vectorize: the lines
+    // past the edge are zeroed in a loop of their own.
+    if (k_stride == 1) {
+        for (uint p = 0; p < steps; ++p)
+            for (uint w = 0; w < valid; ++w)
+                to[p * width + w] = from[w * line_stride + p];
+    } else if (line_stride == 1) {
+        for (uint p = 0; p < steps; ++p)
+            for (uint w = 0; w < valid; ++w)
+                to[p * width + w] = from[p * k_stride + w];
+    } else {
+        for (uint p = 0; p < steps; ++p)
+            for (uint w = 0; w < valid; ++w)
+                to[p * width + w] = from[p * k_stride + w * line_stride];
+    }
+    for (uint p = 0; p < steps; ++p)
+        for (uint w = valid; w < width; ++w)
+            to[p * width + w] = 0.0f;
+}
+
+__kernel __attribute__((reqd_work_group_size(1, 1, 1)))
+void sgemm_cpu_pack_a(uint lines, uint K, const __global float *src, ulong offset,
+                      ulong line_stride, ulong k_stride, __global float *dst, ulong dst_offset)
+{
+    cpu_pack(lines, K, src + offset, line_stride, k_stride, dst + dst_offset, RM);
+}
+
+__kernel __attribute__((reqd_work_group_size(1, 1, 1)))
+void sgemm_cpu_pack_b(uint lines, uint K, const __global float *src, ulong offset,
+                      ulong line_stride, ulong k_stride, __global float *dst, ulong dst_offset)
+{
+    cpu_pack(lines, K, src + offset, line_stride, k_stride, dst + dst_offset, CN);
+}
+
+// C (M x N, row-major) = alpha * A B + beta * C from the packed panels.
+// Work-item (i, j) takes SGEMM_CPU_MC_PANELS panels of A from panel
+// i * SGEMM_CPU_MC_PANELS, and B's panel j, slice by slice of k: the B
+// panel's slice (KC x CN) stays in L1 or L2 while the A panels' slices pass
+// (BLIS's jr/ir loops inside one work-item). The first slice applies beta;
+// later slices add to C.
+__kernel __attribute__((reqd_work_group_size(SGEMM_CPU_WG, 1, 1)))
+void sgemm_cpu_packed(uint M, uint N, uint K, float alpha, float beta, const __global float *panels,
+                      ulong a_panels, ulong b_panels, __global float *c, ulong c_offset, ulong ldc)
+{
+    uint first = get_global_id(0) * SGEMM_CPU_MC_PANELS * RM, j0 = get_global_id(1) * CN;
+    if (first >= M || j0 >= N)
+        return;
+    uint last = min(first + SGEMM_CPU_MC_PANELS * RM, M);
+    for (uint k0 = 0; k0 < K; k0 += KC) {
+        uint steps = min((uint)KC, K - k0);
+        float slice_beta = k0 == 0 ? beta : 1.0f;
+        for (uint i0 = first; i0 < last; i0 += RM) {
+            const __global float *a_k = panels + a_panels + (ulong)i0 * K + (ulong)k0 * RM;
+            const __global float *b_k = panels + b_panels + (ulong)j0 * K + (ulong)k0 * CN;
+            floatv acc[RM][NV];
 #pragma unroll
-            for (uint q = 0; q < NV; ++q) {
-                floatv value = alpha * acc[r][q];
-                if (beta != 0.0f)
-                    value = fma(beta, VLOAD(q, c_row), value);
-                VSTORE(value, q, c_row);
+            for (uint r = 0; r < RM; ++r)
+#pragma unroll
+                for (uint q = 0; q < NV; ++q)
+                    acc[r][q] = 0.0f;
+            for (uint p = 0; p < steps; ++p, a_k += RM, b_k += CN) {
+                floatv bv[NV];
+#pragma unroll
+                for (uint q = 0; q < NV; ++q)
+                    bv[q] = VLOAD(q, b_k);
+#pragma unroll
+                for (uint r = 0; r < RM; ++r) {
+                    floatv av = (floatv)(a_k[r]);
+#pragma unroll
+                    for (uint q = 0; q < NV; ++q)
+                        acc[r][q] = fma(av, bv[q], acc[r][q]);
+                }
             }
-            continue;
-        }
-        float values[CN];
-#pragma unroll
-        for (uint q = 0; q < NV; ++q)
-            VSTORE(acc[r][q], q, values);
-        for (uint l = 0; l < CN && l < n_left; ++l) {
-            __global float *at = c_row + l * c_col_stride;
-            float value = alpha * values[l];
-            *at = beta == 0.0f ? value : fma(beta, *at, value);
+            cpu_write_block(acc, M - i0, N - j0, alpha, slice_beta,
+                            c + c_offset + (ulong)i0 * ldc + j0, ldc, 1);
         }
     }
 }

@@ -16,6 +16,9 @@
     X(SGEMM_SMALL, sgemm_small, SGEMM_SMALL_SET, "small")                                           \
     X(SGEMM_SCALE, sgemm_scale, SGEMM_SMALL_SET, "scale")                                           \
     X(SGEMM_CPU_BROADCAST, sgemm_cpu_broadcast, SGEMM_CPU_SET, "cpu-blocked")                       \
-    X(SGEMM_CPU_DOT, sgemm_cpu_dot, SGEMM_CPU_SET, "cpu-dot")
+    X(SGEMM_CPU_DOT, sgemm_cpu_dot, SGEMM_CPU_SET, "cpu-dot")                                       \
+    X(SGEMM_CPU_PACK_A, sgemm_cpu_pack_a, SGEMM_CPU_SET, "cpu-pack-a")                              \
+    X(SGEMM_CPU_PACK_B, sgemm_cpu_pack_b, SGEMM_CPU_SET, "cpu-pack-b")                              \
+    X(SGEMM_CPU_PACKED, sgemm_cpu_packed, SGEMM_CPU_SET, "cpu-packed")
 
 #endif

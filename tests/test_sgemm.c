@@ -284,6 +284,15 @@ struct config {
 #define SMALL NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=1000000,SGEMM_SMALL_RM=3,SGEMM_SMALL_RN=2"
 #define CPU_A NEUTRAL "SGEMM_CPU_KERNELS=1,SGEMM_CPU_RM=3,SGEMM_CPU_VN=4,SGEMM_CPU_NV=2,SGEMM_CPU_DOT_RN=3,SGEMM_CPU_WG=2"
 #define CPU_B NEUTRAL "SGEMM_CPU_KERNELS=1,SGEMM_CPU_RM=5,SGEMM_CPU_VN=8,SGEMM_CPU_NV=1,SGEMM_CPU_ROWS_FIRST=1"
+// A and B packed first: slices of k shorter than most shapes' k, several A
+// panels a work-item, groups of two; then one slice and one panel, with the
+// smaller products left to the unpacked kernels.
+#define CPU_PACKED_A                                                                                \
+    NEUTRAL "SGEMM_CPU_KERNELS=1,SGEMM_CPU_RM=3,SGEMM_CPU_VN=4,SGEMM_CPU_NV=2,SGEMM_CPU_WG=2,"        \
+    "SGEMM_CPU_PACK_CUBE=1,SGEMM_CPU_KC=8,SGEMM_CPU_MC_PANELS=2"
+#define CPU_PACKED_B                                                                                \
+    NEUTRAL "SGEMM_CPU_KERNELS=1,SGEMM_CPU_RM=5,SGEMM_CPU_VN=8,SGEMM_CPU_NV=1,"                      \
+    "SGEMM_CPU_PACK_CUBE=20,SGEMM_CPU_KC=256,SGEMM_CPU_MC_PANELS=1"
 
 static const struct config configs[] = {
     {TILED_A,
@@ -304,6 +313,10 @@ static const struct config configs[] = {
     {CPU_A, {{"cpu-blocked-3x8/nn", NULL, NULL}, {"cpu-blocked-3x8/tn", NULL, NULL},
              {"cpu-blocked-3x8/tt", NULL, NULL}, {"cpu-dot-3x3/nt", NULL, NULL}}},
     {CPU_B, {{"cpu-blocked-5x8/nn", NULL, NULL}, {"cpu-dot-5x4/nt", NULL, NULL}}},
+    {CPU_PACKED_A, {{"cpu-packed-3x8/nn", NULL, NULL}, {"cpu-packed-3x8/nt", NULL, NULL},
+                    {"cpu-packed-3x8/tn", NULL, NULL}, {"cpu-packed-3x8/tt", NULL, NULL}}},
+    {CPU_PACKED_B, {{"cpu-packed-5x8/nn", NULL, NULL}, {"cpu-packed-5x8/tt", NULL, NULL},
+                    {"cpu-blocked-5x8/nn", NULL, NULL}}},
 };
 
 static const struct shape tiny_shapes[] = {
@@ -339,8 +352,8 @@ static void close_run(struct run *run)
     tailor_context_release(&run->handle);
 }
 
-static void run_config(const struct test_device *device, const char *profile, const struct config *config,
-                       int small, unsigned long long *seed)
+static void run_config_in(const struct test_device *device, const char *profile, const struct config *config,
+                          int small, unsigned long long *seed)
 {
     struct run run;
     open_run(&run, device, profile, config->tuning);
@@ -353,6 +366,29 @@ static void run_config(const struct test_device *device, const char *profile, co
     for (size_t i = 0; i < 6 && config->expect[i][0]; ++i)
         require_variant(&run, config->expect[i][0], config->expect[i][1], config->expect[i][2]);
     close_run(&run);
+}
+
+// Each configuration in an OpenCL context of its own: Oclgrind 21.10 reported
+// reads of a workspace that its pack kernel had just written as
+// uninitialized when an earlier handle's workspace in the same context had
+// been released (the B-packing configuration run twice in one context
+// showed it, each run alone did not; memcheck on POCL found nothing).
+static void run_config(const struct test_device *device, const char *profile, const struct config *config,
+                       int small, unsigned long long *seed)
+{
+    struct test_device own = *device;
+    cl_int error;
+    own.context = clCreateContext(NULL, 1, &device->choice.device, NULL, NULL, &error);
+    CHECK(error == CL_SUCCESS, "clCreateContext failed (%d)", (int)error);
+    if (error != CL_SUCCESS)
+        return;
+    own.queue = clCreateCommandQueue(own.context, device->choice.device, 0, &error);
+    CHECK(error == CL_SUCCESS, "clCreateCommandQueue failed (%d)", (int)error);
+    if (error == CL_SUCCESS)
+        run_config_in(&own, profile, config, small, seed);
+    if (own.queue)
+        clReleaseCommandQueue(own.queue);
+    clReleaseContext(own.context);
 }
 
 // More than 65535 groups along launch dimension 1 (NVIDIA's limit, which the

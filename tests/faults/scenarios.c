@@ -79,7 +79,7 @@ const struct scenario scenarios[] = {
     {"domatcopy scaled", OPERATION_DOMATCOPY, .profile = "cpu", .tuning = "TRANSPOSE_CPU_BLOCK=16",
      .variant = "/scaled", .m = 17, .n = 40, .alpha = 0.5f},
 
-    // SGEMM: tiled, small, CPU kernel, scale, and m = 1 through tailor_sgemv.
+    // SGEMM: tiled, small, CPU kernels (packed too), scale, and m = 1 through tailor_sgemv.
     {"sgemm, cold handle, cached", OPERATION_SGEMM, .cold = 1, .uses_cache = 1, .profile = "generic",
      .tuning = SGEMM_TILED_TUNING, .variant = "tiled-16x16x8/scalar/edge/nn",
      .m = 33, .n = 20, .k = 13, .layout = TAILOR_ROW_MAJOR, .alpha = 1, .beta = 0.5f},
@@ -98,6 +98,12 @@ const struct scenario scenarios[] = {
      .layout = TAILOR_COLUMN_MAJOR, .trans = TAILOR_TRANS, .alpha = -1, .beta = 0},
     {"sgemm cpu kernel", OPERATION_SGEMM, .profile = "cpu", .variant = "cpu-blocked", .m = 14, .n = 40,
      .k = 9, .layout = TAILOR_ROW_MAJOR, .alpha = 1, .beta = 2, .after_event = 1},
+    {"sgemm cpu kernel, A and B packed first", OPERATION_SGEMM, .profile = "cpu",
+     .tuning = "SGEMM_CPU_PACK_CUBE=1,SGEMM_CPU_KC=4", .variant = "cpu-packed", .m = 14, .n = 10, .k = 9,
+     .layout = TAILOR_COLUMN_MAJOR, .trans = TAILOR_TRANS, .alpha = 1, .beta = 2, .after_event = 1},
+    {"sgemm cpu kernel, packed, out-of-order queue", OPERATION_SGEMM, .profile = "cpu",
+     .tuning = "SGEMM_CPU_PACK_CUBE=1", .variant = "cpu-packed", .m = 7, .n = 12, .k = 5,
+     .layout = TAILOR_ROW_MAJOR, .alpha = -1, .beta = 0, .out_of_order = 1},
     {"sgemm scale (alpha = 0)", OPERATION_SGEMM, .profile = "cpu", .variant = "scale", .m = 12, .n = 9,
      .k = 5, .layout = TAILOR_ROW_MAJOR, .alpha = 0, .beta = -0.5f},
     {"sgemm m = 1 through sgemv", OPERATION_SGEMM, .profile = "generic", .variant = "gemv:", .m = 1,

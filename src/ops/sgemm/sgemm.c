@@ -156,7 +156,8 @@ static tailor_status check(const struct profile *profile, const tailor_device_in
 struct sgemm_plan {
     struct op_plan op;
     struct geometry g;
-    int pack_b; // the plan is for packed_call's B
+    int pack_b;   // the plan is for packed_call's B
+    int pack_cpu; // the CPU pack kernels fill a workspace first (launch_cpu_packed)
 };
 
 // C = beta * C: k = 0 or alpha = 0 (A and B are not read, as in BLAS).
@@ -190,8 +191,49 @@ static int cpu_swapped(const struct sgemm_call *c)
     return c->a_mn_contig && c->b_k_contig;
 }
 
+// The packed CPU kernel's workspace: B's panels (CN columns each), then A's
+// (CPU_RM rows each), each K long.
+struct cpu_panels {
+    size_t a_lines, b_lines; // M and N rounded up to whole panels
+    size_t floats;
+};
+
+static struct cpu_panels cpu_panels_of(const struct sgemm_call *c)
+{
+    size_t rows = (size_t)tune(c->ctx, TUNE_SGEMM_CPU_RM);
+    size_t cols = (size_t)tune(c->ctx, TUNE_SGEMM_CPU_VN) * (size_t)tune(c->ctx, TUNE_SGEMM_CPU_NV);
+    struct cpu_panels panels = {round_up(c->m, rows), round_up(c->n, cols), 0};
+    panels.floats = (panels.a_lines + panels.b_lines) * c->k;
+    return panels;
+}
+
+// Large products pack both operands (BLIS's loop nest) where the workspace,
+// (M + N) K floats, stays within an eighth of the device's memory.
+static int cpu_packs(const struct sgemm_call *c)
+{
+    double cube = tune(c->ctx, TUNE_SGEMM_CPU_PACK_CUBE);
+    return cube > 0 && (double)c->m * (double)c->n * (double)c->k >= cube * cube * cube &&
+           (double)cpu_panels_of(c).floats * sizeof(float) <= (double)c->ctx->info.global_mem_bytes / 8;
+}
+
+static void plan_cpu_packed(const struct sgemm_call *c, struct sgemm_plan *p)
+{
+    size_t group = (size_t)tune(c->ctx, TUNE_SGEMM_CPU_WG), rows = (size_t)tune(c->ctx, TUNE_SGEMM_CPU_RM);
+    size_t block_rows = rows * (size_t)tune(c->ctx, TUNE_SGEMM_CPU_MC_PANELS);
+    size_t cols = (size_t)tune(c->ctx, TUNE_SGEMM_CPU_VN) * (size_t)tune(c->ctx, TUNE_SGEMM_CPU_NV);
+    p->g = (struct geometry){{round_up(ceil_div(c->m, block_rows), group), ceil_div(c->n, cols), 1},
+                             {group, 1, 1}};
+    p->op = (struct op_plan){PROGRAM_SGEMM_CPU, KERNEL_SGEMM_CPU_PACKED, 1, ""};
+    p->pack_cpu = 1;
+    snprintf(p->op.variant, sizeof p->op.variant, "cpu-packed-%zux%zu/%s", rows, cols, orientation(c));
+}
+
 static void plan_cpu(const struct sgemm_call *c, struct sgemm_plan *p)
 {
+    if (cpu_packs(c)) {
+        plan_cpu_packed(c, p);
+        return;
+    }
     size_t group = (size_t)tune(c->ctx, TUNE_SGEMM_CPU_WG), rows = (size_t)tune(c->ctx, TUNE_SGEMM_CPU_RM);
     int dot = cpu_dot_form(c), swap = cpu_swapped(c);
     size_t cols = dot ? (size_t)tune(c->ctx, TUNE_SGEMM_CPU_DOT_RN)
@@ -348,7 +390,7 @@ static tailor_status run_as_gemv(const struct sgemm_call *c)
 
 static void plan_call(const struct sgemm_call *c, struct sgemm_plan *p)
 {
-    p->pack_b = 0;
+    p->pack_b = p->pack_cpu = 0;
     if (c->scale_only)
         plan_scale(c, p);
     else if (tune(c->ctx, TUNE_SGEMM_CPU_KERNELS))
@@ -392,6 +434,8 @@ static void fill_args(const struct sgemm_call *c, const struct sgemm_plan *p, st
         args_u64(a, c->b_offset);
         args_u64(a, c->b_k_contig ? 1 : c->ldb);
         args_u64(a, c->b_k_contig ? c->ldb : 1);
+    } else if (p->op.kernel == KERNEL_SGEMM_CPU_PACKED) {
+        return; // launch_cpu_packed sets the rest
     } else if (p->op.kernel == KERNEL_SGEMM_CPU_BROADCAST) {
         // The broadcast operand x gives the output's rows, the vector
         // operand y its columns; both with element strides, as is C.
@@ -452,6 +496,73 @@ static tailor_status launch_packed(const struct sgemm_call *c, const struct sgem
     status = launch(&call, p);
     workspace_release(&lease);
     clReleaseEvent(packed);
+    if (status == TAILOR_SUCCESS)
+        variant_set(p->op.variant);
+    return status;
+}
+
+// One pack kernel's launch: `lines` lines of A (rows) or B (columns), k
+// along the other stride, into the workspace at `into` (panels of `width`).
+static tailor_status launch_cpu_pack(const struct sgemm_call *c, enum kernel_id kernel, cl_uint lines,
+                                     cl_mem src, cl_ulong offset, cl_ulong line_stride, cl_ulong k_stride,
+                                     size_t width, cl_mem workspace, cl_ulong into, cl_uint wait_count,
+                                     const cl_event *wait_list, cl_event *done)
+{
+    struct kernel_args args = {0};
+    args_u32(&args, lines);
+    args_u32(&args, c->k);
+    args_mem(&args, src);
+    args_u64(&args, offset);
+    args_u64(&args, line_stride);
+    args_u64(&args, k_stride);
+    args_mem(&args, workspace);
+    args_u64(&args, into);
+    size_t global[3] = {ceil_div(lines, width), ceil_div(c->k, (size_t)tune(c->ctx, TUNE_SGEMM_CPU_KC)), 1};
+    size_t local[3] = {1, 1, 1};
+    return kernel_launch(c->ctx, PROGRAM_SGEMM_CPU, kernel, &args, c->queue, 2, global, local, wait_count,
+                         wait_list, done);
+}
+
+// A and B packed into the queue's workspace, then the packed kernel reading
+// them; each launch waits for the one before, so out-of-order queues keep
+// the order. C is written by the last launch only, so a failed launch leaves
+// it as it was.
+static tailor_status launch_cpu_packed(const struct sgemm_call *c, const struct sgemm_plan *p)
+{
+    struct cpu_panels panels = cpu_panels_of(c);
+    struct workspace_lease lease;
+    tailor_status status =
+        workspace_acquire(c->ctx->workspaces, c->queue, panels.floats * sizeof(float), &lease);
+    if (status != TAILOR_SUCCESS)
+        return status;
+    size_t rows = (size_t)tune(c->ctx, TUNE_SGEMM_CPU_RM);
+    size_t cols = (size_t)tune(c->ctx, TUNE_SGEMM_CPU_VN) * (size_t)tune(c->ctx, TUNE_SGEMM_CPU_NV);
+    cl_ulong a_panels = (cl_ulong)panels.b_lines * c->k;
+    cl_event packed_b = NULL, packed_a = NULL;
+    status = launch_cpu_pack(c, KERNEL_SGEMM_CPU_PACK_B, c->n, c->b, c->b_offset,
+                             c->b_k_contig ? c->ldb : 1, c->b_k_contig ? 1 : c->ldb, cols, lease.buffer, 0,
+                             c->wait_count, c->wait_list, &packed_b);
+    if (status == TAILOR_SUCCESS)
+        status = launch_cpu_pack(c, KERNEL_SGEMM_CPU_PACK_A, c->m, c->a, c->a_offset,
+                                 c->a_mn_contig ? 1 : c->lda, c->a_mn_contig ? c->lda : 1, rows,
+                                 lease.buffer, a_panels, 1, &packed_b, &packed_a);
+    if (status == TAILOR_SUCCESS) {
+        struct kernel_args args = {0};
+        fill_args(c, p, &args);
+        args_mem(&args, lease.buffer);
+        args_u64(&args, a_panels);
+        args_u64(&args, 0);
+        args_mem(&args, c->c);
+        args_u64(&args, c->c_offset);
+        args_u64(&args, c->ldc);
+        status = kernel_launch(c->ctx, p->op.program, p->op.kernel, &args, c->queue, 2, p->g.global,
+                               p->g.local, 1, &packed_a, c->event);
+    }
+    workspace_release(&lease);
+    if (packed_b)
+        clReleaseEvent(packed_b);
+    if (packed_a)
+        clReleaseEvent(packed_a);
     if (status == TAILOR_SUCCESS)
         variant_set(p->op.variant);
     return status;
@@ -660,6 +771,8 @@ tailor_status tailor_sgemm(tailor_context *ctx, cl_command_queue queue, tailor_l
     plan_call(&call, &plan);
     if (plan.pack_b)
         return launch_packed(&call, &plan);
+    if (plan.pack_cpu)
+        return launch_cpu_packed(&call, &plan);
     status = launch(&call, &plan);
     if (status == TAILOR_SUCCESS)
         variant_set(plan.op.variant);

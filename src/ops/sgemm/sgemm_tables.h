@@ -81,6 +81,12 @@
       "CPU dot kernel: columns of C per work-item")                                                 \
     X(SGEMM_CPU_WG, OP_SGEMM, DEFINE, SGEMM_CPU_SET, 1, 1, 64, 0, "CPU kernels: work-items a group") \
     X(SGEMM_CPU_ROWS_FIRST, OP_SGEMM, DEFINE, SGEMM_CPU_SET, 0, 0, 1, 0,                            \
-      "CPU kernels: consecutive work-items walk down the rows (else along the columns)")
+      "CPU kernels: consecutive work-items walk down the rows (else along the columns)")           \
+    X(SGEMM_CPU_PACK_CUBE, OP_SGEMM, HOST, 0, 0, 0, 1 << 20, 0,                                     \
+      "CPU kernels: products of at least this cubed multiply-adds pack A and B first (0: never)")  \
+    X(SGEMM_CPU_KC, OP_SGEMM, DEFINE, SGEMM_CPU_SET, 256, 1, 1 << 16, 0,                            \
+      "CPU packed kernel: steps of k per slice (a slice of a B panel stays in cache)")             \
+    X(SGEMM_CPU_MC_PANELS, OP_SGEMM, DEFINE, SGEMM_CPU_SET, 8, 1, 1024, 0,                          \
+      "CPU packed kernel: panels of A (CPU_RM rows each) per work-item")
 
 #endif

@@ -4,7 +4,8 @@
 // and its threshold on products too small for the big tiles, from which m
 // on B stored transposed is packed first, and the small
 // kernel with its thresholds on skinny products; on CPUs the CPU kernels
-// (and whether to use them) on the CPU bench's shapes.
+// (and whether to use them) on the CPU bench's shapes, then from which size
+// they pack A and B first, and the packed kernel's slices.
 #include "sgemm.h"
 
 #define GEMM(rows, cols, depth, ta, tb)                                                             \
@@ -42,6 +43,10 @@ static const struct tune_task tasks[] = {
                  TUNE_SGEMM_CPU_DOT_RN, TUNE_SGEMM_CPU_WG, TUNE_SGEMM_CPU_ROWS_FIRST),
      {GEMM(1024, 1024, 2048, N, N), GEMM(512, 512, 512, N, N), GEMM(512, 512, 512, N, T),
       GEMM(301, 257, 129, T, N)}},
+    {"cpu packed", TUNE_ON_CPU, 1,
+     TUNE_PARAMS(TUNE_SGEMM_CPU_PACK_CUBE, TUNE_SGEMM_CPU_KC, TUNE_SGEMM_CPU_MC_PANELS),
+     {GEMM(1024, 1024, 2048, N, N), GEMM(1024, 1024, 2048, N, T), GEMM(768, 768, 768, N, N),
+      GEMM(512, 512, 512, N, N), GEMM(2048, 96, 2048, N, N)}},
 };
 
 // Register tiles past 64 accumulators spill on every GPU, and their builds
