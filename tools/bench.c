@@ -115,9 +115,16 @@ double bench_time(struct bench *b, bench_call call, void *state)
 int bench_time_row(struct bench *b, struct bench_row *row, bench_call call, void *state,
                    bench_call comparison, void *comparison_state)
 {
-    struct contender contenders[3] = {{call, state, 0, {0}}};
+    return bench_time_row_cblas(b, row, call, state, comparison, comparison_state, NULL, NULL);
+}
+
+int bench_time_row_cblas(struct bench *b, struct bench_row *row, bench_call call, void *state,
+                         bench_call comparison, void *comparison_state, bench_call cblas,
+                         void *cblas_state)
+{
+    struct contender contenders[4] = {{call, state, 0, {0}}};
     size_t count = 1;
-    double seconds[3];
+    double seconds[4];
     double once = prepare(b, &contenders[0]);
     if (once < 0)
         return -1;
@@ -127,6 +134,13 @@ int bench_time_row(struct bench *b, struct bench_row *row, bench_call call, void
         contenders[count] = (struct contender){comparison, comparison_state, 0, {0}};
         compared = prepare(b, &contenders[count]) >= 0;
         count += compared;
+    }
+    size_t cblas_index = count;
+    int cblas_compared = cblas != NULL;
+    if (cblas_compared) {
+        contenders[count] = (struct contender){cblas, cblas_state, 0, {0}};
+        cblas_compared = prepare(b, &contenders[count]) >= 0;
+        count += cblas_compared;
     }
     int floored = b->empty_kernel && once < LAUNCH_BOUND_SECONDS;
     if (floored) {
@@ -138,6 +152,7 @@ int bench_time_row(struct bench *b, struct bench_row *row, bench_call call, void
         return -1;
     row->seconds = seconds[0];
     row->clblast_seconds = compared ? seconds[1] : -1;
+    row->cblas_seconds = cblas_compared ? seconds[cblas_index] : -1;
     row->floor_seconds = floored ? seconds[count - 1] : -1;
     return 0;
 }
@@ -188,6 +203,7 @@ struct bench_row bench_row_init(const char *op, const char *dtype)
     row.dtype = dtype;
     row.m = row.n = row.k = -1;
     row.clblast_seconds = -1;
+    row.cblas_seconds = -1;
     row.floor_seconds = -1;
     row.note = "";
     row.element_bytes = -1;
@@ -266,6 +282,9 @@ static int open_device(struct bench *b, const char *selector)
     b->small_shapes = (b->info.type & CL_DEVICE_TYPE_GPU) == 0;
 #ifdef TAILOR_HAVE_CLBLAST
     b->have_clblast = 1;
+#endif
+#ifdef TAILOR_HAVE_CBLAS
+    b->have_cblas = b->small_shapes;
 #endif
     return 0;
 }

@@ -11,6 +11,10 @@ struct bench_limits {
     double gbps;           // global memory read bandwidth, GB/s
     double gflops;         // FP32 multiply-add throughput, GFLOP/s
     double launch_seconds; // one empty kernel, launched back to back
+    // CPU devices: compute units x clock x native float width x 2 FMA pipes x
+    // 2 flops, the check on the measured FMA limit; 0 on other devices.
+    double nominal_gflops;
+    double cache_bytes; // CL_DEVICE_GLOBAL_MEM_CACHE_SIZE
 };
 
 struct bench_row {
@@ -22,6 +26,7 @@ struct bench_row {
     double bytes; // moved by one call (read + written)
     double flops; // of one call
     double clblast_seconds; // < 0: not measured
+    double cblas_seconds;   // the host's CBLAS on host copies; < 0: not measured
     double floor_seconds;   // an empty kernel timed in batches alternating with this row's; < 0: not
     const char *note;       // "" or why the row is suspect
     // Rows of `tailor bench --sweep` (bench_sweep.h); sweep_case is NULL on
@@ -49,6 +54,7 @@ struct bench {
     int quick;         // --quick: the sweep's cases at one small size (tests)
     double sweep_reference_gbps[17]; // by element size; 0 until the reference case has run
     int have_clblast;
+    int have_cblas; // CPU devices, where the build has a CBLAS
     struct bench_row *rows;
     size_t row_count, row_capacity;
     int failures;
@@ -67,6 +73,12 @@ double bench_time(struct bench *b, bench_call call, void *state);
 // Returns 0, or -1 if a call failed.
 int bench_time_row(struct bench *b, struct bench_row *row, bench_call call, void *state,
                    bench_call comparison, void *comparison_state);
+
+// The same with the host's CBLAS as a second comparison (NULL: none), its
+// batches in turn with the others' (row->cblas_seconds, -1 if it fails).
+int bench_time_row_cblas(struct bench *b, struct bench_row *row, bench_call call, void *state,
+                         bench_call comparison, void *comparison_state, bench_call cblas,
+                         void *cblas_state);
 
 // The op's call_clblast as the comparison when `condition` holds and the
 // build has CLBlast; NULL otherwise (the condition still evaluated, so that

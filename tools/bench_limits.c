@@ -115,9 +115,30 @@ static double fma_throughput(struct bench *b, cl_program program, const char *na
     return seconds > 0 ? (double)p.global * FLOPS_PER_ITEM / seconds / 1e9 : 0;
 }
 
+// What the device says of itself: its cache, and on CPU devices the nominal
+// FP32 peak (two FMA pipes, as every x86 core with AVX2 or AVX-512 that
+// OpenCL CPU runtimes target in servers has).
+static void describe_device(struct bench *b)
+{
+    cl_ulong cache = 0;
+    cl_uint units = 0, mhz = 0, width = 0;
+    clGetDeviceInfo(b->device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof cache, &cache, NULL);
+    clGetDeviceInfo(b->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL);
+    clGetDeviceInfo(b->device, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof mhz, &mhz, NULL);
+    clGetDeviceInfo(b->device, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, sizeof width, &width, NULL);
+    b->limits.cache_bytes = (double)cache;
+    if (b->info.type & CL_DEVICE_TYPE_CPU)
+        b->limits.nominal_gflops = (double)units * mhz * 1e-3 * width * 2 * 2;
+}
+
 static int measure(struct bench *b, cl_program program)
 {
+    describe_device(b);
+    // The read probe's working set is kept four times the last-level cache
+    // (POCL reports it) so that the limit is memory's, not the cache's.
     size_t bytes = b->small_shapes ? (size_t)256 << 20 : (size_t)1 << 30;
+    while ((double)bytes < 4 * b->limits.cache_bytes && bytes < ((size_t)1 << 32))
+        bytes *= 2;
     while (bytes > b->info.max_alloc_bytes || bytes > b->info.global_mem_bytes / 4)
         bytes /= 2;
     size_t items = bytes / 16 / READS_PER_ITEM;

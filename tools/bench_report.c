@@ -1,6 +1,7 @@
 #include "bench_report.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench_sweep.h"
@@ -24,6 +25,20 @@ static struct roofline roofline_of(const struct bench *b, const struct bench_row
     r.bound = memory_bound ? "memory" : "compute";
     r.fraction = memory_bound ? r.gbps / b->limits.gbps : r.gflops / b->limits.gflops;
     return r;
+}
+
+// The row's own note, or why it shows more than its limit: data that fit in
+// the last-level cache move faster than memory, and a FLOP rate above the
+// measured FMA limit says the limit is wrong.
+static const char *row_note(const struct bench *b, const struct bench_row *row)
+{
+    struct roofline r = roofline_of(b, row);
+    if (*row->note || r.fraction <= 1.0)
+        return row->note;
+    if (strcmp(r.bound, "memory") == 0)
+        return row->bytes <= b->limits.cache_bytes ? "above the limit: data cache-resident"
+                                                   : "above the memory limit";
+    return "above the measured FMA limit";
 }
 
 static void format_shape(const struct bench_row *row, char *buffer, size_t size)
@@ -54,14 +69,26 @@ void bench_print_header(const struct bench *b)
            b->small_shapes ? "  (CPU device: smaller shapes)" : "");
     printf("limits   %.1f GB/s read bandwidth, %.1f GFLOP/s FP32, empty kernel launch %.2f us\n",
            b->limits.gbps, b->limits.gflops, b->limits.launch_seconds * 1e6);
+    if (b->limits.nominal_gflops > 0)
+        printf("nominal  %.1f GFLOP/s FP32 (compute units x clock x native width x 2 FMA pipes x 2); "
+               "measured FMA limit %.2f of it\n",
+               b->limits.nominal_gflops, b->limits.gflops / b->limits.nominal_gflops);
     printf("timing   median of 7 batches of back-to-back calls, wall clock to clFinish\n");
-    printf("CLBlast  %s\n\n", b->have_clblast ? "side by side in this run, batches alternating with tailor's" : "not built in");
+    printf("CLBlast  %s\n", b->have_clblast ? "side by side in this run, batches alternating with tailor's" : "not built in");
+    if (b->have_cblas)
+        printf("CBLAS    OpenBLAS on the host's copies of the operands (SGEMM rows), batches alternating with "
+               "tailor's; OPENBLAS_THREAD_TIMEOUT=%s\n",
+               getenv("OPENBLAS_THREAD_TIMEOUT") ? getenv("OPENBLAS_THREAD_TIMEOUT") : "unset");
+    printf("\n");
     if (b->sweep) {
         bench_sweep_print_header(b);
         return;
     }
-    printf("%-10s %-20s %-5s %-24s %11s %9s %9s %10s %7s %-8s %7s %11s %8s\n", "op", "shape", "dtype",
+    printf("%-10s %-20s %-5s %-24s %11s %9s %9s %10s %7s %-8s %7s %11s %8s", "op", "shape", "dtype",
            "variant", "time", "floor", "GB/s", "GFLOP/s", "F/B", "bound", "%limit", "CLBlast", "speedup");
+    if (b->have_cblas)
+        printf(" %11s %8s", "CBLAS", "speedup");
+    printf("\n");
     fflush(stdout);
 }
 
@@ -79,9 +106,17 @@ void bench_print_row(const struct bench *b, const struct bench_row *row)
     bench_format_time(row->clblast_seconds, clblast, sizeof clblast);
     if (row->clblast_seconds > 0 && row->seconds > 0)
         snprintf(speedup, sizeof speedup, "%.2fx", row->clblast_seconds / row->seconds);
-    printf("%-10s %-20s %-5s %-24s %11s %9s %9.1f %10.1f %7.3f %-8s %6.1f%% %11s %8s %s\n", row->op, shape,
+    printf("%-10s %-20s %-5s %-24s %11s %9s %9.1f %10.1f %7.3f %-8s %6.1f%% %11s %8s", row->op, shape,
            row->dtype, row->variant, time, launch_floor, r.gbps, r.gflops, r.intensity, r.bound,
-           100 * r.fraction, clblast, speedup, row->note);
+           100 * r.fraction, clblast, speedup);
+    if (b->have_cblas) {
+        char cblas[32], cblas_speedup[16] = "-";
+        bench_format_time(row->cblas_seconds, cblas, sizeof cblas);
+        if (row->cblas_seconds > 0 && row->seconds > 0)
+            snprintf(cblas_speedup, sizeof cblas_speedup, "%.2fx", row->cblas_seconds / row->seconds);
+        printf(" %11s %8s", cblas, cblas_speedup);
+    }
+    printf(" %s\n", row_note(b, row));
     fflush(stdout);
 }
 
@@ -148,11 +183,13 @@ static void json_row(FILE *f, const struct bench *b, const struct bench_row *row
         bench_sweep_json_fields(f, row);
     if (row->clblast_seconds > 0)
         fprintf(f, ", \"clblast_seconds\": %.9g", row->clblast_seconds);
+    if (row->cblas_seconds > 0)
+        fprintf(f, ", \"cblas_seconds\": %.9g", row->cblas_seconds);
     if (row->floor_seconds > 0)
         fprintf(f, ", \"launch_floor_seconds\": %.9g", row->floor_seconds);
-    if (*row->note) {
+    if (*row_note(b, row)) {
         fprintf(f, ", \"note\": ");
-        json_string(f, row->note);
+        json_string(f, row_note(b, row));
     }
     fprintf(f, "}");
 }
@@ -166,10 +203,13 @@ int bench_write_json(const struct bench *b, const char *path)
     }
     fprintf(f, "{\n  \"tailor_version\": \"%s\",\n", tailor_version());
     json_device(f, b);
-    fprintf(f, "  \"limits\": {\"gbps\": %.6g, \"gflops\": %.6g, \"launch_us\": %.6g},\n",
-            b->limits.gbps, b->limits.gflops, b->limits.launch_seconds * 1e6);
+    fprintf(f, "  \"limits\": {\"gbps\": %.6g, \"gflops\": %.6g, \"launch_us\": %.6g, "
+               "\"nominal_gflops\": %.6g, \"cache_bytes\": %.6g},\n",
+            b->limits.gbps, b->limits.gflops, b->limits.launch_seconds * 1e6, b->limits.nominal_gflops,
+            b->limits.cache_bytes);
     fprintf(f, "  \"timing\": \"median of 7 batches of back-to-back calls, wall clock to clFinish\",\n");
-    fprintf(f, "  \"clblast\": %s,\n  \"rows\": [\n", b->have_clblast ? "true" : "false");
+    fprintf(f, "  \"clblast\": %s,\n  \"cblas\": %s,\n  \"rows\": [\n", b->have_clblast ? "true" : "false",
+            b->have_cblas ? "true" : "false");
     for (size_t i = 0; i < b->row_count; ++i) {
         json_row(f, b, &b->rows[i]);
         fprintf(f, "%s\n", i + 1 < b->row_count ? "," : "");

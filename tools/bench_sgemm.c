@@ -12,6 +12,9 @@
 #ifdef TAILOR_HAVE_CLBLAST
 #include <clblast_c.h>
 #endif
+#ifdef TAILOR_HAVE_CBLAS
+#include <cblas.h>
+#endif
 
 #define SAMPLES 64
 
@@ -19,6 +22,8 @@ struct sgemm_state {
     tailor_trans trans_a, trans_b;
     size_t m, n, k, lda, ldb, ldc;
     cl_mem a, b, c;
+    const float *host_a, *host_b; // the CBLAS comparison's operands
+    float *host_c;
 };
 
 static int call_tailor(struct bench *b, void *state)
@@ -41,6 +46,23 @@ static int call_clblast(struct bench *b, void *state)
                                           s->lda, s->b, 0, s->ldb, 0.0f, s->c, 0, s->ldc, &b->queue, NULL);
     return code == CLBlastSuccess ? 0 : -1;
 }
+#endif
+
+#ifdef TAILOR_HAVE_CBLAS
+// The host's CBLAS on host copies of the same operands: what a user of a CPU
+// device would otherwise call.
+static int call_cblas(struct bench *b, void *state)
+{
+    (void)b;
+    struct sgemm_state *s = state;
+    cblas_sgemm(CblasRowMajor, s->trans_a == TAILOR_TRANS ? CblasTrans : CblasNoTrans,
+                s->trans_b == TAILOR_TRANS ? CblasTrans : CblasNoTrans, (int)s->m, (int)s->n, (int)s->k,
+                1.0f, s->host_a, (int)s->lda, s->host_b, (int)s->ldb, 0.0f, s->host_c, (int)s->ldc);
+    return 0;
+}
+#define CBLAS_WHEN(condition) ((condition) ? call_cblas : NULL)
+#else
+#define CBLAS_WHEN(condition) ((void)(condition), (bench_call)NULL)
 #endif
 
 // Uniform in [-1, 1) from a xorshift state: deterministic across runs.
@@ -96,13 +118,14 @@ static void sgemm_row(struct bench *b, size_t m, size_t n, size_t k, tailor_tran
                       tailor_trans trans_b)
 {
     struct sgemm_state s = {trans_a, trans_b, m, n, k, trans_a == TAILOR_TRANS ? m : k,
-                            trans_b == TAILOR_TRANS ? k : n, n, NULL, NULL, NULL};
+                            trans_b == TAILOR_TRANS ? k : n, n, NULL, NULL, NULL, NULL, NULL, NULL};
     struct bench_row row = bench_row_init("sgemm", "f32");
     row.m = (long long)m;
     row.n = (long long)n;
     row.k = (long long)k;
     float *a = malloc(m * k * sizeof *a), *bm = malloc(k * n * sizeof *bm);
-    if (!a || !bm) {
+    float *host_c = b->have_cblas ? malloc(m * n * sizeof *host_c) : NULL;
+    if (!a || !bm || (b->have_cblas && !host_c)) {
         bench_fail(b, "sgemm: host memory");
         goto done;
     }
@@ -121,8 +144,12 @@ static void sgemm_row(struct bench *b, size_t m, size_t n, size_t k, tailor_tran
     }
     row.flops = 2.0 * (double)m * (double)n * (double)k;
     row.bytes = 4.0 * ((double)m * (double)k + (double)k * (double)n + 2.0 * (double)m * (double)n);
+    s.host_a = a;
+    s.host_b = bm;
+    s.host_c = host_c;
     bench_call comparison = CLBLAST_WHEN(b->have_clblast);
-    if (bench_time_row(b, &row, call_tailor, &s, comparison, &s) != 0) {
+    if (bench_time_row_cblas(b, &row, call_tailor, &s, comparison, &s, CBLAS_WHEN(b->have_cblas),
+                             &s) != 0) {
         fprintf(stderr, "bench: sgemm %zux%zux%zu: %s\n", m, n, k, tailor_last_error());
         bench_fail(b, "sgemm: tailor_sgemm failed");
         goto done;
@@ -137,6 +164,7 @@ static void sgemm_row(struct bench *b, size_t m, size_t n, size_t k, tailor_tran
 done:
     free(a);
     free(bm);
+    free(host_c);
     if (s.a)
         clReleaseMemObject(s.a);
     if (s.b)
@@ -149,10 +177,19 @@ void bench_sgemm(struct bench *b)
 {
     const tailor_trans N = TAILOR_NO_TRANS, T = TAILOR_TRANS;
     if (b->small_shapes) {
-        // POCL: the issue's criterion shape, a cube, and the dot-product form.
+        // CPU devices: the first rows as before (their names stay), then the
+        // criterion shapes of issue 16 in every orientation, sizes off every
+        // block, a skinny output and a short k.
         sgemm_row(b, 1024, 1024, 2048, N, N);
         sgemm_row(b, 512, 512, 512, N, N);
         sgemm_row(b, 512, 512, 512, N, T);
+        sgemm_row(b, 2048, 2048, 2048, N, N);
+        sgemm_row(b, 1024, 1024, 2048, N, T);
+        sgemm_row(b, 1024, 1024, 2048, T, N);
+        sgemm_row(b, 1024, 1024, 2048, T, T);
+        sgemm_row(b, 1001, 999, 1003, N, N);
+        sgemm_row(b, 2048, 96, 2048, N, N);
+        sgemm_row(b, 2048, 2048, 64, N, N);
         return;
     }
     sgemm_row(b, 1024, 1024, 2048, N, N);
