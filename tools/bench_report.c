@@ -44,7 +44,7 @@ static const char *row_note(const struct bench *b, const struct bench_row *row)
 static void format_shape(const struct bench_row *row, char *buffer, size_t size)
 {
     if (row->m >= 0 && row->k >= 0)
-        snprintf(buffer, size, "%lldx%lldx%lld", row->m, row->n, row->k);
+        snprintf(buffer, size, "%lldx%lldx%lld%s", row->m, row->n, row->k, row->layout == 'C' ? " col" : "");
     else if (row->m >= 0)
         snprintf(buffer, size, "%lldx%lld", row->m, row->n);
     else
@@ -181,6 +181,8 @@ static void json_row(FILE *f, const struct bench *b, const struct bench_row *row
     fprintf(f, "\"bound\": \"%s\", \"fraction_of_limit\": %.4f", r.bound, r.fraction);
     if (row->sweep_case)
         bench_sweep_json_fields(f, row);
+    if (!row->sweep_case && row->layout == 'C')
+        fprintf(f, ", \"layout\": \"C\"");
     if (row->clblast_seconds > 0)
         fprintf(f, ", \"clblast_seconds\": %.9g", row->clblast_seconds);
     if (row->cblas_seconds > 0)

@@ -1,7 +1,8 @@
-// Rows of SGEMM: row-major products with CLBlast's sgemm on the same buffers
-// in the same run, transposed A, transposed B and both, so the transposing
-// loads show, each result checked on sampled elements against a double
-// reference on the host.
+// Rows of SGEMM: products with CLBlast's sgemm on the same buffers (and on
+// CPU devices OpenBLAS's on host copies) in the same run, transposed A,
+// transposed B and both, row- and column-major, so the transposing loads and
+// the layout mapping show, each result checked on sampled elements against a
+// double reference on the host.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #define SAMPLES 64
 
 struct sgemm_state {
+    tailor_layout layout;
     tailor_trans trans_a, trans_b;
     size_t m, n, k, lda, ldb, ldc;
     cl_mem a, b, c;
@@ -29,7 +31,7 @@ struct sgemm_state {
 static int call_tailor(struct bench *b, void *state)
 {
     struct sgemm_state *s = state;
-    return tailor_sgemm(b->tailor, b->queue, TAILOR_ROW_MAJOR, s->trans_a, s->trans_b, s->m, s->n, s->k,
+    return tailor_sgemm(b->tailor, b->queue, s->layout, s->trans_a, s->trans_b, s->m, s->n, s->k,
                         1.0f, s->a, 0, s->lda, s->b, 0, s->ldb, 0.0f, s->c, 0, s->ldc, 0, NULL,
                         NULL) == TAILOR_SUCCESS
                ? 0
@@ -42,7 +44,8 @@ static int call_clblast(struct bench *b, void *state)
     struct sgemm_state *s = state;
     CLBlastTranspose ta = s->trans_a == TAILOR_TRANS ? CLBlastTransposeYes : CLBlastTransposeNo;
     CLBlastTranspose tb = s->trans_b == TAILOR_TRANS ? CLBlastTransposeYes : CLBlastTransposeNo;
-    CLBlastStatusCode code = CLBlastSgemm(CLBlastLayoutRowMajor, ta, tb, s->m, s->n, s->k, 1.0f, s->a, 0,
+    CLBlastLayout layout = s->layout == TAILOR_ROW_MAJOR ? CLBlastLayoutRowMajor : CLBlastLayoutColMajor;
+    CLBlastStatusCode code = CLBlastSgemm(layout, ta, tb, s->m, s->n, s->k, 1.0f, s->a, 0,
                                           s->lda, s->b, 0, s->ldb, 0.0f, s->c, 0, s->ldc, &b->queue, NULL);
     return code == CLBlastSuccess ? 0 : -1;
 }
@@ -55,7 +58,7 @@ static int call_cblas(struct bench *b, void *state)
 {
     (void)b;
     struct sgemm_state *s = state;
-    cblas_sgemm(CblasRowMajor, s->trans_a == TAILOR_TRANS ? CblasTrans : CblasNoTrans,
+    cblas_sgemm(s->layout == TAILOR_ROW_MAJOR ? CblasRowMajor : CblasColMajor, s->trans_a == TAILOR_TRANS ? CblasTrans : CblasNoTrans,
                 s->trans_b == TAILOR_TRANS ? CblasTrans : CblasNoTrans, (int)s->m, (int)s->n, (int)s->k,
                 1.0f, s->host_a, (int)s->lda, s->host_b, (int)s->ldb, 0.0f, s->host_c, (int)s->ldc);
     return 0;
@@ -91,6 +94,13 @@ static cl_mem upload(struct bench *b, const float *host, size_t count)
     return buffer;
 }
 
+// Where element (i, j) of op(X) lies in X's storage.
+static size_t stored_at(const struct sgemm_state *s, tailor_trans trans, size_t i, size_t j, size_t ld)
+{
+    int by_rows = (s->layout == TAILOR_ROW_MAJOR) == (trans == TAILOR_NO_TRANS);
+    return by_rows ? i * ld + j : j * ld + i;
+}
+
 // Sampled elements of C against a double-precision product of the host
 // copies, within 2 (k + 2) 2^-24 sum |a b| (the bound tailor.h states).
 static int check_result(struct bench *b, const struct sgemm_state *s, const float *a, const float *bm)
@@ -100,26 +110,32 @@ static int check_result(struct bench *b, const struct sgemm_state *s, const floa
         size_t row = (size_t)i * 7919 % s->m, col = (size_t)i * 104729 % s->n;
         double exact = 0, magnitude = 0;
         for (size_t p = 0; p < s->k; ++p) {
-            double x = s->trans_a == TAILOR_TRANS ? a[p * s->lda + row] : a[row * s->lda + p];
-            double y = s->trans_b == TAILOR_TRANS ? bm[col * s->ldb + p] : bm[p * s->ldb + col];
+            double x = a[stored_at(s, s->trans_a, row, p, s->lda)];
+            double y = bm[stored_at(s, s->trans_b, p, col, s->ldb)];
             exact += x * y;
             magnitude += fabs(x * y);
         }
         float got = NAN;
-        if (clEnqueueReadBuffer(b->queue, s->c, CL_TRUE, (row * s->ldc + col) * sizeof got, sizeof got, &got, 0,
-                                NULL, NULL) != CL_SUCCESS)
+        if (clEnqueueReadBuffer(b->queue, s->c, CL_TRUE, stored_at(s, TAILOR_NO_TRANS, row, col, s->ldc) * sizeof got,
+                                sizeof got, &got, 0, NULL, NULL) != CL_SUCCESS)
             return -1;
         wrong = !(fabs((double)got - exact) <= 2.0 * (double)(s->k + 2) * ldexp(1.0, -24) * magnitude);
     }
     return wrong ? -1 : 0;
 }
 
-static void sgemm_row(struct bench *b, size_t m, size_t n, size_t k, tailor_trans trans_a,
-                      tailor_trans trans_b)
+// A row in either layout; each matrix packed (its leading dimension the
+// length of a stored line).
+static void sgemm_layout_row(struct bench *b, tailor_layout layout, size_t m, size_t n, size_t k,
+                             tailor_trans trans_a, tailor_trans trans_b)
 {
-    struct sgemm_state s = {trans_a, trans_b, m, n, k, trans_a == TAILOR_TRANS ? m : k,
-                            trans_b == TAILOR_TRANS ? k : n, n, NULL, NULL, NULL, NULL, NULL, NULL};
+    int row_major = layout == TAILOR_ROW_MAJOR;
+    struct sgemm_state s = {layout, trans_a, trans_b, m, n, k,
+                            (trans_a == TAILOR_TRANS) == row_major ? m : k,
+                            (trans_b == TAILOR_TRANS) == row_major ? k : n, row_major ? n : m,
+                            NULL, NULL, NULL, NULL, NULL, NULL};
     struct bench_row row = bench_row_init("sgemm", "f32");
+    row.layout = row_major ? 0 : 'C';
     row.m = (long long)m;
     row.n = (long long)n;
     row.k = (long long)k;
@@ -173,6 +189,12 @@ done:
         clReleaseMemObject(s.c);
 }
 
+static void sgemm_row(struct bench *b, size_t m, size_t n, size_t k, tailor_trans trans_a,
+                      tailor_trans trans_b)
+{
+    sgemm_layout_row(b, TAILOR_ROW_MAJOR, m, n, k, trans_a, trans_b);
+}
+
 void bench_sgemm(struct bench *b)
 {
     const tailor_trans N = TAILOR_NO_TRANS, T = TAILOR_TRANS;
@@ -190,6 +212,7 @@ void bench_sgemm(struct bench *b)
         sgemm_row(b, 1001, 999, 1003, N, N);
         sgemm_row(b, 2048, 96, 2048, N, N);
         sgemm_row(b, 2048, 2048, 64, N, N);
+        sgemm_layout_row(b, TAILOR_COLUMN_MAJOR, 1024, 1024, 2048, N, T);
         return;
     }
     sgemm_row(b, 1024, 1024, 2048, N, N);
@@ -201,4 +224,15 @@ void bench_sgemm(struct bench *b)
     // numbered in order): both transposed, and B transposed on a mid shape.
     sgemm_row(b, 4096, 4096, 4096, T, T);
     sgemm_row(b, 1024, 1024, 2048, N, T);
+    // Issue 16's classes: column-major (each mapping onto a row-major
+    // kernel), sizes off every tile, tall-skinny and short-wide outputs,
+    // short k, and long k with few output tiles.
+    sgemm_layout_row(b, TAILOR_COLUMN_MAJOR, 4096, 4096, 4096, N, N);
+    sgemm_layout_row(b, TAILOR_COLUMN_MAJOR, 4096, 4096, 4096, N, T);
+    sgemm_layout_row(b, TAILOR_COLUMN_MAJOR, 4096, 4096, 4096, T, N);
+    sgemm_row(b, 4097, 4095, 4093, N, N);
+    sgemm_row(b, 8192, 256, 4096, N, N);
+    sgemm_row(b, 256, 8192, 4096, N, T);
+    sgemm_row(b, 4096, 4096, 128, N, N);
+    sgemm_row(b, 256, 256, 65536, N, N);
 }

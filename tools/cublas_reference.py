@@ -13,9 +13,13 @@ import torch
 
 from cuda_timing import time_batches
 
+# The GPU rows of `tailor bench --op sgemm`; its column-major rows at 4096^3 are these row-major
+# ones with the operands swapped (column-major NT is row-major TN, TN is NT).
 DEFAULT_SHAPES = [
     "1024x1024x2048", "4096x4096x4096", "8192x8192x8192", "4096x4096x4096:ta", "4096x4096x4096:tb",
-    "4096x4096x4096:ta:tb", "1000x1000x1000", "4097x4097x4097", "3000x200x5000", "128x8192x128",
+    "4096x4096x4096:ta:tb", "1024x1024x2048:tb", "4097x4095x4093", "8192x256x4096", "256x8192x4096:tb",
+    "4096x4096x128", "256x256x65536", "1000x1000x1000", "4097x4097x4097", "3000x200x5000",
+    "128x8192x128",
 ]
 
 
