@@ -580,6 +580,20 @@ INLINE void cpu_write_block(floatv acc[RM][NV], uint m_left, uint n_left, float 
     }
 }
 
+// One step of k of the register block: acc += (CPU_RM values of A,
+// a_k[rows[r]], each broadcast) x (NV vectors of B).
+INLINE void cpu_rank1(floatv acc[RM][NV], const __global float *a_k, const ulong *rows,
+                      const floatv *bv)
+{
+#pragma unroll
+    for (uint r = 0; r < RM; ++r) {
+        floatv av = (floatv)(a_k[rows[r]]);
+#pragma unroll
+        for (uint q = 0; q < NV; ++q)
+            acc[r][q] = fma(av, bv[q], acc[r][q]);
+    }
+}
+
 __kernel __attribute__((reqd_work_group_size(SGEMM_CPU_WG, 1, 1)))
 void sgemm_cpu_broadcast(uint M, uint N, uint K, float alpha, float beta, const __global float *a,
                          ulong a_offset, ulong a_row_stride, ulong a_k_stride,
@@ -610,13 +624,7 @@ void sgemm_cpu_broadcast(uint M, uint N, uint K, float alpha, float beta, const 
 #pragma unroll
             for (uint q = 0; q < NV; ++q)
                 bv[q] = VLOAD(0, b_k + q * VN);
-#pragma unroll
-            for (uint r = 0; r < RM; ++r) {
-                floatv av = (floatv)(a_k[a_rows[r]]);
-#pragma unroll
-                for (uint q = 0; q < NV; ++q)
-                    acc[r][q] = fma(av, bv[q], acc[r][q]);
-            }
+            cpu_rank1(acc, a_k, a_rows, bv);
         }
     } else {
         // The block crosses the last column: B's row through a zero-padded copy.
@@ -629,13 +637,7 @@ void sgemm_cpu_broadcast(uint M, uint N, uint K, float alpha, float beta, const 
 #pragma unroll
             for (uint q = 0; q < NV; ++q)
                 bv[q] = VLOAD(q, row);
-#pragma unroll
-            for (uint r = 0; r < RM; ++r) {
-                floatv av = (floatv)(a_k[a_rows[r]]);
-#pragma unroll
-                for (uint q = 0; q < NV; ++q)
-                    acc[r][q] = fma(av, bv[q], acc[r][q]);
-            }
+            cpu_rank1(acc, a_k, a_rows, bv);
         }
     }
     cpu_write_block(acc, M - i0, n_left, alpha, beta,
@@ -708,6 +710,10 @@ void sgemm_cpu_packed(uint M, uint N, uint K, float alpha, float beta, const __g
     if (first >= M || j0 >= N)
         return;
     uint last = min(first + SGEMM_CPU_MC_PANELS * RM, M);
+    ulong panel_rows[RM]; // a panel holds its rows' values of one k side by side
+#pragma unroll
+    for (uint r = 0; r < RM; ++r)
+        panel_rows[r] = r;
     for (uint k0 = 0; k0 < K; k0 += KC) {
         uint steps = min((uint)KC, K - k0);
         float slice_beta = k0 == 0 ? beta : 1.0f;
@@ -725,13 +731,7 @@ void sgemm_cpu_packed(uint M, uint N, uint K, float alpha, float beta, const __g
 #pragma unroll
                 for (uint q = 0; q < NV; ++q)
                     bv[q] = VLOAD(q, b_k);
-#pragma unroll
-                for (uint r = 0; r < RM; ++r) {
-                    floatv av = (floatv)(a_k[r]);
-#pragma unroll
-                    for (uint q = 0; q < NV; ++q)
-                        acc[r][q] = fma(av, bv[q], acc[r][q]);
-                }
+                cpu_rank1(acc, a_k, panel_rows, bv);
             }
             cpu_write_block(acc, M - i0, N - j0, alpha, slice_beta,
                             c + c_offset + (ulong)i0 * ldc + j0, ldc, 1);
