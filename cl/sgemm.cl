@@ -507,13 +507,14 @@ void sgemm_scale(uint M, uint N, float beta, __global float *c, ulong c_offset, 
 // - dot (A and B K-contiguous): CPU_RM x CPU_DOT_RN dot products, vectors
 //   along k, lanes summed at the end.
 // - packed (large products, any orientation): BLIS's and OpenBLAS's loop
-//   nest. The pack kernels copy A into panels of CPU_RM rows and B into
-//   panels of CN columns, each panel k-major and zero-padded past the edge,
-//   into a workspace; the packed kernel runs the broadcast form's register
-//   block over them, k in slices of SGEMM_CPU_KC. Every load is then
-//   sequential (no page crossed per step of k, which defeats the prefetchers
-//   when B's rows are far apart), and a slice of a B panel (KC x CN floats)
-//   stays in L1 or L2 while the A panels' slices pass.
+//   nest. The pack kernels copy B into panels of CN columns (and A, where
+//   it is stored M-contiguous, into panels of CPU_RM rows), each panel
+//   k-major and zero-padded past the edge, into a workspace; the packed
+//   kernel runs the broadcast form's register block over them, k in slices
+//   of SGEMM_CPU_KC. Every load is then sequential (no page crossed per step
+//   of k, which defeats the prefetchers when B's rows are far apart; a
+//   K-contiguous A's rows already are), and a slice of a B panel (KC x CN
+//   floats) stays in L1 or L2 while the A slices pass.
 
 #define RM SGEMM_CPU_RM
 #define VN SGEMM_CPU_VN
@@ -696,29 +697,34 @@ void sgemm_cpu_pack_b(uint lines, uint K, const __global float *src, ulong offse
     cpu_pack(lines, K, src + offset, line_stride, k_stride, dst + dst_offset, CN);
 }
 
-// C (M x N, row-major) = alpha * A B + beta * C from the packed panels.
-// Work-item (i, j) takes SGEMM_CPU_MC_PANELS panels of A from panel
-// i * SGEMM_CPU_MC_PANELS, and B's panel j, slice by slice of k: the B
-// panel's slice (KC x CN) stays in L1 or L2 while the A panels' slices pass
-// (BLIS's jr/ir loops inside one work-item). The first slice applies beta;
-// later slices add to C.
+// C (M x N, row-major) = alpha * A B + beta * C from B's panels and A, packed
+// or in place: element (i, p) of a block of rows from i0 is at
+// a[i0 a_block_stride + (i - i0) a_row_stride + p a_k_stride] (packed: K,
+// 1, CPU_RM). Work-item (i, j) takes SGEMM_CPU_MC_PANELS blocks of CPU_RM
+// rows from block i * SGEMM_CPU_MC_PANELS, and B's panel j, slice by slice
+// of k: the B panel's slice (KC x CN) stays in L1 or L2 while the A slices
+// pass (BLIS's jr/ir loops inside one work-item). The first slice applies
+// beta; later slices add to C.
 __kernel __attribute__((reqd_work_group_size(SGEMM_CPU_WG, 1, 1)))
-void sgemm_cpu_packed(uint M, uint N, uint K, float alpha, float beta, const __global float *panels,
-                      ulong a_panels, ulong b_panels, __global float *c, ulong c_offset, ulong ldc)
+void sgemm_cpu_packed(uint M, uint N, uint K, float alpha, float beta, const __global float *a,
+                      ulong a_offset, ulong a_block_stride, ulong a_row_stride, ulong a_k_stride,
+                      const __global float *panels, ulong b_panels, __global float *c, ulong c_offset,
+                      ulong ldc)
 {
     uint first = get_global_id(0) * SGEMM_CPU_MC_PANELS * RM, j0 = get_global_id(1) * CN;
     if (first >= M || j0 >= N)
         return;
     uint last = min(first + SGEMM_CPU_MC_PANELS * RM, M);
-    ulong panel_rows[RM]; // a panel holds its rows' values of one k side by side
-#pragma unroll
-    for (uint r = 0; r < RM; ++r)
-        panel_rows[r] = r;
     for (uint k0 = 0; k0 < K; k0 += KC) {
         uint steps = min((uint)KC, K - k0);
         float slice_beta = k0 == 0 ? beta : 1.0f;
         for (uint i0 = first; i0 < last; i0 += RM) {
-            const __global float *a_k = panels + a_panels + (ulong)i0 * K + (ulong)k0 * RM;
+            // Rows past M read row M - 1 and are not stored.
+            ulong rows[RM];
+#pragma unroll
+            for (uint r = 0; r < RM; ++r)
+                rows[r] = (ulong)(min(i0 + r, M - 1) - i0) * a_row_stride;
+            const __global float *a_k = a + a_offset + (ulong)i0 * a_block_stride + (ulong)k0 * a_k_stride;
             const __global float *b_k = panels + b_panels + (ulong)j0 * K + (ulong)k0 * CN;
             floatv acc[RM][NV];
 #pragma unroll
@@ -726,12 +732,12 @@ void sgemm_cpu_packed(uint M, uint N, uint K, float alpha, float beta, const __g
 #pragma unroll
                 for (uint q = 0; q < NV; ++q)
                     acc[r][q] = 0.0f;
-            for (uint p = 0; p < steps; ++p, a_k += RM, b_k += CN) {
+            for (uint p = 0; p < steps; ++p, a_k += a_k_stride, b_k += CN) {
                 floatv bv[NV];
 #pragma unroll
                 for (uint q = 0; q < NV; ++q)
                     bv[q] = VLOAD(q, b_k);
-                cpu_rank1(acc, a_k, panel_rows, bv);
+                cpu_rank1(acc, a_k, rows, bv);
             }
             cpu_write_block(acc, M - i0, N - j0, alpha, slice_beta,
                             c + c_offset + (ulong)i0 * ldc + j0, ldc, 1);

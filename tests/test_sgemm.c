@@ -284,15 +284,16 @@ struct config {
 #define SMALL NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=1000000,SGEMM_SMALL_RM=3,SGEMM_SMALL_RN=2"
 #define CPU_A NEUTRAL "SGEMM_CPU_KERNELS=1,SGEMM_CPU_RM=3,SGEMM_CPU_VN=4,SGEMM_CPU_NV=2,SGEMM_CPU_DOT_RN=3,SGEMM_CPU_WG=2"
 #define CPU_B NEUTRAL "SGEMM_CPU_KERNELS=1,SGEMM_CPU_RM=5,SGEMM_CPU_VN=8,SGEMM_CPU_NV=1,SGEMM_CPU_ROWS_FIRST=1"
-// A and B packed first: slices of k shorter than most shapes' k, several A
-// panels a work-item, groups of two; then one slice and one panel, with the
-// smaller products left to the unpacked kernels.
+// B packed first, and A in every orientation: slices of k shorter than most
+// shapes' k, several A panels a work-item, groups of two; then A packed only
+// where it is M-contiguous, one slice and one panel, with the smaller
+// products left to the unpacked kernels.
 #define CPU_PACKED_A                                                                                \
     NEUTRAL "SGEMM_CPU_KERNELS=1,SGEMM_CPU_RM=3,SGEMM_CPU_VN=4,SGEMM_CPU_NV=2,SGEMM_CPU_WG=2,"        \
-    "SGEMM_CPU_PACK_CUBE=1,SGEMM_CPU_KC=8,SGEMM_CPU_MC_PANELS=2"
+    "SGEMM_CPU_PACK_CUBE=1,SGEMM_CPU_PACK_A=2,SGEMM_CPU_KC=8,SGEMM_CPU_MC_PANELS=2"
 #define CPU_PACKED_B                                                                                \
     NEUTRAL "SGEMM_CPU_KERNELS=1,SGEMM_CPU_RM=5,SGEMM_CPU_VN=8,SGEMM_CPU_NV=1,"                      \
-    "SGEMM_CPU_PACK_CUBE=20,SGEMM_CPU_KC=256,SGEMM_CPU_MC_PANELS=1"
+    "SGEMM_CPU_PACK_CUBE=20,SGEMM_CPU_KC=256,SGEMM_CPU_MC_PANELS=3"
 
 static const struct config configs[] = {
     {TILED_A,

@@ -191,8 +191,18 @@ static int cpu_swapped(const struct sgemm_call *c)
     return c->a_mn_contig && c->b_k_contig;
 }
 
+// A stored K-contiguous is read in place: its rows are sequential along k
+// (measured faster than packing it, a pass over A for nothing). A stored
+// M-contiguous steps a leading dimension per k, a new page each step, and
+// is packed like B.
+static int cpu_packs_a(const struct sgemm_call *c)
+{
+    int mode = tune(c->ctx, TUNE_SGEMM_CPU_PACK_A);
+    return mode == 2 || (mode == 1 && c->a_mn_contig);
+}
+
 // The packed CPU kernel's workspace: B's panels (CN columns each), then A's
-// (CPU_RM rows each), each K long.
+// (CPU_RM rows each) where A is packed, each K long.
 struct cpu_panels {
     size_t a_lines, b_lines; // M and N rounded up to whole panels
     size_t floats;
@@ -203,12 +213,12 @@ static struct cpu_panels cpu_panels_of(const struct sgemm_call *c)
     size_t rows = (size_t)tune(c->ctx, TUNE_SGEMM_CPU_RM);
     size_t cols = (size_t)tune(c->ctx, TUNE_SGEMM_CPU_VN) * (size_t)tune(c->ctx, TUNE_SGEMM_CPU_NV);
     struct cpu_panels panels = {round_up(c->m, rows), round_up(c->n, cols), 0};
-    panels.floats = (panels.a_lines + panels.b_lines) * c->k;
+    panels.floats = ((cpu_packs_a(c) ? panels.a_lines : 0) + panels.b_lines) * c->k;
     return panels;
 }
 
-// Large products pack both operands (BLIS's loop nest) where the workspace,
-// (M + N) K floats, stays within an eighth of the device's memory.
+// Large products pack B, and A where cpu_packs_a says (BLIS's loop nest),
+// where the workspace stays within an eighth of the device's memory.
 static int cpu_packs(const struct sgemm_call *c)
 {
     double cube = tune(c->ctx, TUNE_SGEMM_CPU_PACK_CUBE);
@@ -542,21 +552,29 @@ static tailor_status launch_cpu_packed(const struct sgemm_call *c, const struct 
     status = launch_cpu_pack(c, KERNEL_SGEMM_CPU_PACK_B, c->n, c->b, c->b_offset,
                              c->b_k_contig ? c->ldb : 1, c->b_k_contig ? 1 : c->ldb, cols, lease.buffer, 0,
                              c->wait_count, c->wait_list, &packed_b);
-    if (status == TAILOR_SUCCESS)
+    int pack_a = cpu_packs_a(c);
+    if (status == TAILOR_SUCCESS && pack_a)
         status = launch_cpu_pack(c, KERNEL_SGEMM_CPU_PACK_A, c->m, c->a, c->a_offset,
                                  c->a_mn_contig ? 1 : c->lda, c->a_mn_contig ? c->lda : 1, rows,
                                  lease.buffer, a_panels, 1, &packed_b, &packed_a);
     if (status == TAILOR_SUCCESS) {
+        // A's element (i, p): packed, at panel i / RM's start + p RM + i % RM;
+        // in place, through its strides.
+        cl_ulong row_stride = c->a_mn_contig ? 1 : c->lda;
         struct kernel_args args = {0};
         fill_args(c, p, &args);
+        args_mem(&args, pack_a ? lease.buffer : c->a);
+        args_u64(&args, pack_a ? a_panels : c->a_offset);
+        args_u64(&args, pack_a ? c->k : row_stride);
+        args_u64(&args, pack_a ? 1 : row_stride);
+        args_u64(&args, pack_a ? rows : c->a_mn_contig ? c->lda : 1);
         args_mem(&args, lease.buffer);
-        args_u64(&args, a_panels);
         args_u64(&args, 0);
         args_mem(&args, c->c);
         args_u64(&args, c->c_offset);
         args_u64(&args, c->ldc);
         status = kernel_launch(c->ctx, p->op.program, p->op.kernel, &args, c->queue, 2, p->g.global,
-                               p->g.local, 1, &packed_a, c->event);
+                               p->g.local, 1, pack_a ? &packed_a : &packed_b, c->event);
     }
     workspace_release(&lease);
     if (packed_b)

@@ -84,6 +84,8 @@
       "CPU kernels: consecutive work-items walk down the rows (else along the columns)")           \
     X(SGEMM_CPU_PACK_CUBE, OP_SGEMM, HOST, 0, 0, 0, 1 << 20, 0,                                     \
       "CPU kernels: products of at least this cubed multiply-adds pack A and B first (0: never)")  \
+    X(SGEMM_CPU_PACK_A, OP_SGEMM, HOST, 0, 1, 0, 2, 0,                                             \
+      "CPU packed kernel: A packed too when stored M-contiguous (1), always (2), never (0)")       \
     X(SGEMM_CPU_KC, OP_SGEMM, DEFINE, SGEMM_CPU_SET, 256, 1, 1 << 16, 0,                            \
       "CPU packed kernel: steps of k per slice (a slice of a B panel stays in cache)")             \
     X(SGEMM_CPU_MC_PANELS, OP_SGEMM, DEFINE, SGEMM_CPU_SET, 8, 1, 1024, 0,                          \
