@@ -156,8 +156,7 @@ static tailor_status check(const struct profile *profile, const tailor_device_in
 struct sgemm_plan {
     struct op_plan op;
     struct geometry g;
-    int pack_b;   // the plan is for packed_call's B
-    int pack_cpu; // the CPU pack kernels fill a workspace first (launch_cpu_packed)
+    int pack_b; // the plan is for packed_call's B
 };
 
 // C = beta * C: k = 0 or alpha = 0 (A and B are not read, as in BLAS).
@@ -201,19 +200,24 @@ static int cpu_packs_a(const struct sgemm_call *c)
     return mode == 2 || (mode == 1 && c->a_mn_contig);
 }
 
-// The packed CPU kernel's workspace: B's panels (CN columns each), then A's
-// (CPU_RM rows each) where A is packed, each K long.
+// The packed CPU kernel's register block and workspace: B's panels (cols
+// columns each), then A's (rows rows each) where A is packed, each K long.
 struct cpu_panels {
+    size_t rows, cols;       // CPU_RM; VN x NV
     size_t a_lines, b_lines; // M and N rounded up to whole panels
+    int pack_a;
     size_t floats;
 };
 
 static struct cpu_panels cpu_panels_of(const struct sgemm_call *c)
 {
-    size_t rows = (size_t)tune(c->ctx, TUNE_SGEMM_CPU_RM);
-    size_t cols = (size_t)tune(c->ctx, TUNE_SGEMM_CPU_VN) * (size_t)tune(c->ctx, TUNE_SGEMM_CPU_NV);
-    struct cpu_panels panels = {round_up(c->m, rows), round_up(c->n, cols), 0};
-    panels.floats = ((cpu_packs_a(c) ? panels.a_lines : 0) + panels.b_lines) * c->k;
+    struct cpu_panels panels;
+    panels.rows = (size_t)tune(c->ctx, TUNE_SGEMM_CPU_RM);
+    panels.cols = (size_t)tune(c->ctx, TUNE_SGEMM_CPU_VN) * (size_t)tune(c->ctx, TUNE_SGEMM_CPU_NV);
+    panels.a_lines = round_up(c->m, panels.rows);
+    panels.b_lines = round_up(c->n, panels.cols);
+    panels.pack_a = cpu_packs_a(c);
+    panels.floats = ((panels.pack_a ? panels.a_lines : 0) + panels.b_lines) * c->k;
     return panels;
 }
 
@@ -228,14 +232,14 @@ static int cpu_packs(const struct sgemm_call *c)
 
 static void plan_cpu_packed(const struct sgemm_call *c, struct sgemm_plan *p)
 {
-    size_t group = (size_t)tune(c->ctx, TUNE_SGEMM_CPU_WG), rows = (size_t)tune(c->ctx, TUNE_SGEMM_CPU_RM);
-    size_t block_rows = rows * (size_t)tune(c->ctx, TUNE_SGEMM_CPU_MC_PANELS);
-    size_t cols = (size_t)tune(c->ctx, TUNE_SGEMM_CPU_VN) * (size_t)tune(c->ctx, TUNE_SGEMM_CPU_NV);
-    p->g = (struct geometry){{round_up(ceil_div(c->m, block_rows), group), ceil_div(c->n, cols), 1},
+    struct cpu_panels panels = cpu_panels_of(c);
+    size_t group = (size_t)tune(c->ctx, TUNE_SGEMM_CPU_WG);
+    size_t block_rows = panels.rows * (size_t)tune(c->ctx, TUNE_SGEMM_CPU_MC_PANELS);
+    p->g = (struct geometry){{round_up(ceil_div(c->m, block_rows), group), ceil_div(c->n, panels.cols), 1},
                              {group, 1, 1}};
     p->op = (struct op_plan){PROGRAM_SGEMM_CPU, KERNEL_SGEMM_CPU_PACKED, 1, ""};
-    p->pack_cpu = 1;
-    snprintf(p->op.variant, sizeof p->op.variant, "cpu-packed-%zux%zu/%s", rows, cols, orientation(c));
+    snprintf(p->op.variant, sizeof p->op.variant, "cpu-packed-%zux%zu/%s", panels.rows, panels.cols,
+             orientation(c));
 }
 
 static void plan_cpu(const struct sgemm_call *c, struct sgemm_plan *p)
@@ -400,7 +404,7 @@ static tailor_status run_as_gemv(const struct sgemm_call *c)
 
 static void plan_call(const struct sgemm_call *c, struct sgemm_plan *p)
 {
-    p->pack_b = p->pack_cpu = 0;
+    p->pack_b = 0;
     if (c->scale_only)
         plan_scale(c, p);
     else if (tune(c->ctx, TUNE_SGEMM_CPU_KERNELS))
@@ -545,17 +549,15 @@ static tailor_status launch_cpu_packed(const struct sgemm_call *c, const struct 
         workspace_acquire(c->ctx->workspaces, c->queue, panels.floats * sizeof(float), &lease);
     if (status != TAILOR_SUCCESS)
         return status;
-    size_t rows = (size_t)tune(c->ctx, TUNE_SGEMM_CPU_RM);
-    size_t cols = (size_t)tune(c->ctx, TUNE_SGEMM_CPU_VN) * (size_t)tune(c->ctx, TUNE_SGEMM_CPU_NV);
+    int pack_a = panels.pack_a;
     cl_ulong a_panels = (cl_ulong)panels.b_lines * c->k;
     cl_event packed_b = NULL, packed_a = NULL;
     status = launch_cpu_pack(c, KERNEL_SGEMM_CPU_PACK_B, c->n, c->b, c->b_offset,
-                             c->b_k_contig ? c->ldb : 1, c->b_k_contig ? 1 : c->ldb, cols, lease.buffer, 0,
-                             c->wait_count, c->wait_list, &packed_b);
-    int pack_a = cpu_packs_a(c);
+                             c->b_k_contig ? c->ldb : 1, c->b_k_contig ? 1 : c->ldb, panels.cols,
+                             lease.buffer, 0, c->wait_count, c->wait_list, &packed_b);
     if (status == TAILOR_SUCCESS && pack_a)
         status = launch_cpu_pack(c, KERNEL_SGEMM_CPU_PACK_A, c->m, c->a, c->a_offset,
-                                 c->a_mn_contig ? 1 : c->lda, c->a_mn_contig ? c->lda : 1, rows,
+                                 c->a_mn_contig ? 1 : c->lda, c->a_mn_contig ? c->lda : 1, panels.rows,
                                  lease.buffer, a_panels, 1, &packed_b, &packed_a);
     if (status == TAILOR_SUCCESS) {
         // A's element (i, p): packed, at panel i / RM's start + p RM + i % RM;
@@ -567,7 +569,7 @@ static tailor_status launch_cpu_packed(const struct sgemm_call *c, const struct 
         args_u64(&args, pack_a ? a_panels : c->a_offset);
         args_u64(&args, pack_a ? c->k : row_stride);
         args_u64(&args, pack_a ? 1 : row_stride);
-        args_u64(&args, pack_a ? rows : c->a_mn_contig ? c->lda : 1);
+        args_u64(&args, pack_a ? panels.rows : c->a_mn_contig ? c->lda : 1);
         args_mem(&args, lease.buffer);
         args_u64(&args, 0);
         args_mem(&args, c->c);
@@ -789,7 +791,7 @@ tailor_status tailor_sgemm(tailor_context *ctx, cl_command_queue queue, tailor_l
     plan_call(&call, &plan);
     if (plan.pack_b)
         return launch_packed(&call, &plan);
-    if (plan.pack_cpu)
+    if (plan.op.kernel == KERNEL_SGEMM_CPU_PACKED)
         return launch_cpu_packed(&call, &plan);
     status = launch(&call, &plan);
     if (status == TAILOR_SUCCESS)
