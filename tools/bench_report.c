@@ -30,12 +30,11 @@ static struct roofline roofline_of(const struct bench *b, const struct bench_row
 // The row's own note, or why it shows more than its limit: data that fit in
 // the last-level cache move faster than memory, and a FLOP rate above the
 // measured FMA limit says the limit is wrong.
-static const char *row_note(const struct bench *b, const struct bench_row *row)
+static const char *row_note(const struct bench *b, const struct bench_row *row, const struct roofline *r)
 {
-    struct roofline r = roofline_of(b, row);
-    if (*row->note || r.fraction <= 1.0)
+    if (*row->note || r->fraction <= 1.0)
         return row->note;
-    if (strcmp(r.bound, "memory") == 0)
+    if (strcmp(r->bound, "memory") == 0)
         return row->bytes <= b->limits.cache_bytes ? "above the limit: data cache-resident"
                                                    : "above the memory limit";
     return "above the measured FMA limit";
@@ -116,7 +115,7 @@ void bench_print_row(const struct bench *b, const struct bench_row *row)
             snprintf(cblas_speedup, sizeof cblas_speedup, "%.2fx", row->cblas_seconds / row->seconds);
         printf(" %11s %8s", cblas, cblas_speedup);
     }
-    printf(" %s\n", row_note(b, row));
+    printf(" %s\n", row_note(b, row, &r));
     fflush(stdout);
 }
 
@@ -189,9 +188,10 @@ static void json_row(FILE *f, const struct bench *b, const struct bench_row *row
         fprintf(f, ", \"cblas_seconds\": %.9g", row->cblas_seconds);
     if (row->floor_seconds > 0)
         fprintf(f, ", \"launch_floor_seconds\": %.9g", row->floor_seconds);
-    if (*row_note(b, row)) {
+    const char *note = row_note(b, row, &r);
+    if (*note) {
         fprintf(f, ", \"note\": ");
-        json_string(f, row_note(b, row));
+        json_string(f, note);
     }
     fprintf(f, "}");
 }
