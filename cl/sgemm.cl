@@ -12,8 +12,10 @@
 //
 // Variant defines: SGEMM_KERNELS (the kernels this program holds: tiled,
 // small or CPU), and for the tiled ones SGEMM_TILES (the profile's big or mid
-// tile set) and SGEMM_VECTOR_LOADS (128-bit global loads, which the host
-// chooses only when offsets and leading dimensions keep them aligned).
+// tile set), SGEMM_VECTOR_LOADS (128-bit global loads of A and B and stores
+// of C, which the host chooses only when offsets and leading dimensions keep
+// them aligned) and SGEMM_SPLIT_K (a slice of k per group, partial products
+// into a workspace).
 // Tuning defines: src/ops/sgemm/sgemm_tables.h lists them and the programs
 // that read each.
 #include "prelude.cl"
@@ -291,38 +293,15 @@ INLINE void tile_write(__global float *c, ulong ldc, const float *acc, uint m_le
     }
 }
 
-// One work-group's tile of C. a_mn_contig: A is M-contiguous; b_mn_contig: B
-// is N-contiguous; edge: M, N or K may end inside a tile.
-INLINE void tiled_gemm(uint M, uint N, uint K, float alpha, float beta, const __global float *a,
-                       ulong lda, const __global float *b, ulong ldb, __global float *c, ulong ldc,
-                       __local float *as, __local float *bs, int a_mn_contig, int b_mn_contig,
-                       int edge)
+// The tile of C at (m0, n0), work-item (tx, ty) of it. guard_mn: the tile
+// crosses M or N (every load and store guarded); guard_k: K may end inside a
+// step of BK (that step's loads guarded).
+INLINE void tile_product(uint M, uint N, uint K, float alpha, float beta, const __global float *a,
+                         ulong lda, const __global float *b, ulong ldb, __global float *c,
+                         ulong ldc, __local float *as, __local float *bs,
+                         int a_mn_contig, int b_mn_contig, uint m0, uint n0, uint lid, uint tx,
+                         uint ty, int guard_mn, int guard_k)
 {
-    // Swizzled tile order: bands of SWIZZLE tile rows (group_row), each
-    // walked column by column along dimension 0. A last band that is not full
-    // has tiles past M, whose groups have nothing to do (no divisions by a
-    // run-time value anywhere).
-    uint in_band = get_group_id(0);
-    uint m0 = (group_row() * SGEMM_SWIZZLE + in_band % SGEMM_SWIZZLE) * BM;
-    uint n0 = in_band / SGEMM_SWIZZLE * BN;
-    if (m0 >= M)
-        return;
-
-    uint lid = get_local_id(0);
-    // Warp tiling: lane l of warp w sits in a WARP_TX x WARP_TY patch, its
-    // bit 0 picking the patch's row where SGEMM_WARP_INTERLEAVE is set.
-    // (Constant conditions: no WARP_TY or WARP_INTERLEAVE under an #if, so
-    // every program reads them.)
-    uint tx = lid % TX, ty = lid / TX;
-    if (WARP_TX > 0) {
-        const uint wx = WARP_TX > 0 ? WARP_TX : 1, wy = WARP_TY > 0 ? WARP_TY : 1;
-        uint lanes = wx * wy, warp = lid / lanes, lane = lid % lanes;
-        uint lane_x = SGEMM_WARP_INTERLEAVE ? lane / 2 % wx : lane % wx;
-        uint lane_y = SGEMM_WARP_INTERLEAVE ? lane / (2 * wx) * 2 + lane % 2 : lane / wx;
-        tx = warp % (TX / wx) * wx + lane_x;
-        ty = warp / (TX / wx) * wy + lane_y;
-    }
-
     // A's tile corner moves BK along k per step: BK elements along a
     // K-contiguous row, BK rows of an M-contiguous matrix.
     const __global float *a_corner = a + (a_mn_contig ? m0 : (ulong)m0 * lda);
@@ -332,7 +311,6 @@ INLINE void tiled_gemm(uint M, uint N, uint K, float alpha, float beta, const __
     tile_offsets(a_offsets, lid, BM, a_mn_contig, lda);
     tile_offsets(b_offsets, lid, BN, b_mn_contig, ldb);
     uint m_left = M - m0, n_left = N - n0;
-    int interior = !edge || (m_left >= BM && n_left >= BN);
 
     float acc[TM * TN];
 #pragma unroll
@@ -341,7 +319,7 @@ INLINE void tiled_gemm(uint M, uint N, uint K, float alpha, float beta, const __
     lanes_g a_regs[MAX_ROUNDS], b_regs[MAX_ROUNDS];
 
     uint steps = (K + BK - 1) / BK;
-    int guarded = edge && (!interior || K < BK);
+    int guarded = guard_mn || (guard_k && K < BK);
     tile_load(a_regs, a_corner, a_offsets, lid, BM, a_mn_contig, guarded, m_left, K);
     tile_load(b_regs, b_corner, b_offsets, lid, BN, b_mn_contig, guarded, n_left, K);
     tile_store(as, LDAS, a_regs, lid, BM, a_mn_contig);
@@ -352,7 +330,7 @@ INLINE void tiled_gemm(uint M, uint N, uint K, float alpha, float beta, const __
         uint buffer = DOUBLE_BUFFER ? step % 2 : 0;
         uint next_k = (step + 1) * BK;
         int more = step + 1 < steps;
-        guarded = edge && (!interior || next_k + BK > K);
+        guarded = guard_mn || (guard_k && next_k + BK > K);
         if (PREFETCH && more) {
             // Register prefetch: the next tile's loads fly during the FMAs.
             tile_load(a_regs, a_corner + (step + 1) * a_step, a_offsets, lid, BM, a_mn_contig,
@@ -379,7 +357,61 @@ INLINE void tiled_gemm(uint M, uint N, uint K, float alpha, float beta, const __
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
-    tile_write(c + (ulong)m0 * ldc + n0, ldc, acc, m_left, n_left, tx, ty, alpha, beta, edge);
+    tile_write(c + (ulong)m0 * ldc + n0, ldc, acc, m_left, n_left, tx, ty, alpha, beta, guard_mn);
+}
+
+// One work-group's tile of C. a_mn_contig: A is M-contiguous; b_mn_contig: B
+// is N-contiguous; edge: M, N or K may end inside a tile.
+INLINE void tiled_gemm(uint M, uint N, uint K, uint k_slice, float alpha, float beta,
+                       const __global float *a, ulong lda, const __global float *b, ulong ldb,
+                       __global float *c, ulong ldc, ulong c_slice, __local float *as,
+                       __local float *bs, int a_mn_contig, int b_mn_contig, int edge)
+{
+    // Swizzled tile order: bands of SWIZZLE tile rows (group_row), each
+    // walked column by column along dimension 0. A last band that is not full
+    // has tiles past M, whose groups have nothing to do.
+    // Split k (programs with SGEMM_SPLIT_K only: the index arithmetic cost
+    // the mid tiles up to a fifth of their speed): dimension 0 holds one
+    // band's tiles per slice of k, slice by slice; a slice reads k from
+    // slice * k_slice and writes its partial product c_slice floats after the
+    // previous slice's.
+#if !SGEMM_SPLIT_K
+    uint in_band = get_group_id(0);
+#else
+    uint band_groups = SGEMM_SWIZZLE * ((N + BN - 1) / BN);
+    uint slice = get_group_id(0) / band_groups;
+    uint in_band = get_group_id(0) - slice * band_groups;
+    uint k0 = slice * k_slice;
+    K = min(k_slice, K - k0);
+    a += a_mn_contig ? (ulong)k0 * lda : k0;
+    b += b_mn_contig ? (ulong)k0 * ldb : k0;
+    c += slice * c_slice;
+#endif
+    uint m0 = (group_row() * SGEMM_SWIZZLE + in_band % SGEMM_SWIZZLE) * BM;
+    uint n0 = in_band / SGEMM_SWIZZLE * BN;
+    if (m0 >= M)
+        return;
+
+    uint lid = get_local_id(0);
+    // Warp tiling: lane l of warp w sits in a WARP_TX x WARP_TY patch, its
+    // bit 0 picking the patch's row where SGEMM_WARP_INTERLEAVE is set.
+    // (Constant conditions: no WARP_TY or WARP_INTERLEAVE under an #if, so
+    // every program reads them.)
+    uint tx = lid % TX, ty = lid / TX;
+    if (WARP_TX > 0) {
+        const uint wx = WARP_TX > 0 ? WARP_TX : 1, wy = WARP_TY > 0 ? WARP_TY : 1;
+        uint lanes = wx * wy, warp = lid / lanes, lane = lid % lanes;
+        uint lane_x = SGEMM_WARP_INTERLEAVE ? lane / 2 % wx : lane % wx;
+        uint lane_y = SGEMM_WARP_INTERLEAVE ? lane / (2 * wx) * 2 + lane % 2 : lane / wx;
+        tx = warp % (TX / wx) * wx + lane_x;
+        ty = warp / (TX / wx) * wy + lane_y;
+    }
+
+    // One copy of the tile loop, its guards decided per tile at run time
+    // (doc/performance.md says why not a copy per kind of tile).
+    int border = edge && (M - m0 < BM || N - n0 < BN);
+    tile_product(M, N, K, alpha, beta, a, lda, b, ldb, c, ldc, as, bs, a_mn_contig, b_mn_contig, m0,
+                 n0, lid, tx, ty, border, edge);
 }
 
 // The kernels, by orientation (row-major terms: n = as stored, t = transposed)
@@ -389,12 +421,12 @@ INLINE void tiled_gemm(uint M, uint N, uint K, float alpha, float beta, const __
     __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void NAME(                       \
         uint M, uint N, uint K, float alpha, float beta, const __global float *restrict a,        \
         ulong a_offset, ulong lda, const __global float *restrict b, ulong b_offset, ulong ldb,   \
-        __global float *restrict c, ulong c_offset, ulong ldc)                                    \
+        __global float *restrict c, ulong c_offset, ulong ldc, uint k_slice, ulong c_slice)       \
     {                                                                                              \
         __local float as[NBUF * BK * LDAS] __attribute__((aligned(32)));                          \
         __local float bs[NBUF * BK * LDBS] __attribute__((aligned(32)));                          \
-        tiled_gemm(M, N, K, alpha, beta, a + a_offset, lda, b + b_offset, ldb, c + c_offset, ldc, \
-                   as, bs, A_MN_CONTIG, B_MN_CONTIG, EDGE);                                        \
+        tiled_gemm(M, N, K, k_slice, alpha, beta, a + a_offset, lda, b + b_offset, ldb,            \
+                   c + c_offset, ldc, c_slice, as, bs, A_MN_CONTIG, B_MN_CONTIG, EDGE);            \
     }
 
 DEFINE_TILED_KERNEL(sgemm_tiled_nn, 0, 1, 0)
@@ -479,6 +511,46 @@ void sgemm_small(uint M, uint N, uint K, float alpha, float beta, const __global
     if (i0 < M && j0 < N)
         small_block(M, N, K, alpha, beta, a + a_offset, a_row_stride, a_k_stride, b + b_offset,
                     b_k_stride, b_col_stride, c + c_offset, ldc, i0, j0);
+}
+
+// Split k's last step: C = alpha * (the slices' partial products, summed in
+// slice order) + beta * C; beta == 0 writes without reading C.
+__kernel __attribute__((reqd_work_group_size(SGEMM_SMALL_WG_X, SGEMM_SMALL_WG_Y, 1)))
+void sgemm_split_sum(uint M, uint N, uint slices, float alpha, float beta,
+                     const __global float *restrict partial, ulong partial_offset, ulong ldp,
+                     ulong slice_stride, __global float *restrict c, ulong c_offset, ulong ldc)
+{
+    uint j = get_global_id(0), i = group_row() * SGEMM_SMALL_WG_Y + get_local_id(1);
+    if (i >= M || j >= N)
+        return;
+    const __global float *from = partial + partial_offset + (ulong)i * ldp + j;
+    float sum = 0.0f;
+    for (uint s = 0; s < slices; ++s)
+        sum += from[s * slice_stride];
+    __global float *at = c + c_offset + (ulong)i * ldc + j;
+    float value = alpha * sum;
+    *at = beta == 0.0f ? value : fma(beta, *at, value);
+}
+
+// An operand whose rows do not start on vector boundaries, copied row by row
+// (M rows of N floats) into a workspace whose rows start on 128-byte
+// boundaries (dst_offset and ldd multiples of 32), for the tiled kernels'
+// vector loads: four floats a work-item, read one by one, stored as one.
+__kernel __attribute__((reqd_work_group_size(SGEMM_SMALL_WG_X, SGEMM_SMALL_WG_Y, 1)))
+void sgemm_stage(uint M, uint N, const __global float *restrict src, ulong src_offset, ulong lds,
+                 __global float *restrict dst, ulong dst_offset, ulong ldd)
+{
+    uint j = get_global_id(0) * 4, i = group_row() * SGEMM_SMALL_WG_Y + get_local_id(1);
+    if (i >= M || j >= N)
+        return;
+    const __global float *from = src + src_offset + (ulong)i * lds + j;
+    __global float *to = dst + dst_offset + (ulong)i * ldd + j;
+    if (j + 4 <= N) {
+        *(__global float4 *)to = (float4)(from[0], from[1], from[2], from[3]);
+    } else {
+        for (uint q = 0; q < N - j; ++q)
+            to[q] = from[q];
+    }
 }
 
 // C = beta * C (k = 0 or alpha = 0); beta == 0 writes zeros without reading C.

@@ -15,6 +15,8 @@
     X(SGEMM_TILED_TT_EDGE, sgemm_tiled_tt_edge, SGEMM_TILED_SET, "tiled")                           \
     X(SGEMM_SMALL, sgemm_small, SGEMM_SMALL_SET, "small")                                           \
     X(SGEMM_SCALE, sgemm_scale, SGEMM_SMALL_SET, "scale")                                           \
+    X(SGEMM_SPLIT_SUM, sgemm_split_sum, SGEMM_SMALL_SET, "split-sum")                               \
+    X(SGEMM_STAGE, sgemm_stage, SGEMM_SMALL_SET, "stage")                                           \
     X(SGEMM_CPU_BROADCAST, sgemm_cpu_broadcast, SGEMM_CPU_SET, "cpu-blocked")                       \
     X(SGEMM_CPU_DOT, sgemm_cpu_dot, SGEMM_CPU_SET, "cpu-dot")                                       \
     X(SGEMM_CPU_PACK_A, sgemm_cpu_pack_a, SGEMM_CPU_SET, "cpu-pack-a")                              \

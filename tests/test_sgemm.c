@@ -281,6 +281,14 @@ struct config {
     "SGEMM_SWIZZLE=4"
 // B transposed into a workspace first wherever it is stored transposed.
 #define TILED_PACKED TILED_A ",SGEMM_PACK_B_MIN_M=1"
+// Split k wherever k has two slices of at least 8 steps (mid tiles where it
+// has not), operands off vector boundaries staged to aligned rows, on the
+// double buffered tiles; then staging (A and C too) beside B's transpose, k
+// unsplit.
+#define TILED_SPLIT                                                                                 \
+    TILED_B ",SGEMM_MID_PERCENT=100000,SGEMM_SPLIT_PERCENT=100000,SGEMM_SPLIT_MIN_K=8,"             \
+            "SGEMM_STAGE_CUBE=1"
+#define TILED_STAGED TILED_PACKED ",SGEMM_SPLIT_PERCENT=0,SGEMM_STAGE_CUBE=1"
 #define SMALL NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=1000000,SGEMM_SMALL_RM=3,SGEMM_SMALL_RN=2"
 #define CPU_A NEUTRAL "SGEMM_CPU_KERNELS=1,SGEMM_CPU_RM=3,SGEMM_CPU_VN=4,SGEMM_CPU_NV=2,SGEMM_CPU_DOT_RN=3,SGEMM_CPU_WG=2"
 #define CPU_B NEUTRAL "SGEMM_CPU_KERNELS=1,SGEMM_CPU_RM=5,SGEMM_CPU_VN=8,SGEMM_CPU_NV=1,SGEMM_CPU_ROWS_FIRST=1"
@@ -307,6 +315,12 @@ static const struct config configs[] = {
      {{"tiled-16x16x8/vec4/nn", NULL, NULL}, {"packed-b:tiled-16x16x8/vec4/nn", NULL, NULL},
       {"packed-b:tiled-16x16x8/vec4/tn", NULL, NULL}, {"packed-b:tiled-16x16x8/vec4/edge/", NULL, NULL},
       {"packed-b:tiled-16x16x8/scalar/", NULL, NULL}}},
+    {TILED_SPLIT,
+     {{"split-k", "tiled-32x16x8/vec2/nn", NULL},
+      {"staged-ab:split-k", NULL, NULL}, {"staged-", ":tiled-32x32x16/vec2/", NULL}}},
+    {TILED_STAGED,
+     {{"packed-b,staged-a", NULL, NULL}, {"packed-b,staged-c:tiled-16x16x8/vec4", NULL, NULL},
+      {"staged-abc:tiled-16x16x8/vec4", NULL, NULL}, {"packed-b:tiled-16x16x8/vec4/", NULL, NULL}}},
     {TILED_MID,
      {{"tiled-16x32x4/vec4/nn", NULL, NULL}, {"tiled-16x32x4/vec4/edge", NULL, NULL},
       {"tiled-16x32x4/scalar", NULL, NULL}}},

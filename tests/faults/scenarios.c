@@ -13,6 +13,11 @@
     "SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_MID_PERCENT=0,SGEMM_BM=16,SGEMM_BN=16,SGEMM_BK=8"
 // Few elements per slice, so that dots of a few hundred elements are split.
 #define GEMV_SPLIT_TUNING "GEMV_SPLIT_MIN_ELEMENTS=64"
+// Split k into slices of 16 (two steps of BK) wherever k allows, operands
+// off the load vector staged.
+#define SGEMM_SPLIT_TUNING                                                                          \
+    "SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_MID_PERCENT=100000,SGEMM_BM=16,SGEMM_BN=16,"         \
+    "SGEMM_BK=8,SGEMM_SPLIT_PERCENT=100000,SGEMM_SPLIT_MIN_K=8,SGEMM_STAGE_CUBE=1"
 
 // Shapes are tiny, data small integers (so every result is exact, whatever
 // the order of the sums), and the tunings force each variant at those sizes;
@@ -94,6 +99,16 @@ const struct scenario scenarios[] = {
      .tuning = SGEMM_TILED_TUNING ",SGEMM_PACK_B_MIN_M=1", .variant = "packed-b:tiled-16x16x8/vec4/edge/nn",
      .m = 32, .n = 20, .k = 16, .layout = TAILOR_COLUMN_MAJOR, .trans = TAILOR_TRANS, .alpha = 1,
      .beta = 0, .out_of_order = 1},
+    {"sgemm tiled, A staged, k split", OPERATION_SGEMM, .profile = "generic",
+     .tuning = SGEMM_SPLIT_TUNING, .variant = "staged-a:split-k3:tiled-16x16x8/vec4/edge/nn",
+     .m = 33, .n = 20, .k = 41, .layout = TAILOR_ROW_MAJOR, .alpha = 2, .beta = -1, .after_event = 1},
+    {"sgemm tiled, A staged, k split, out-of-order queue", OPERATION_SGEMM, .profile = "generic",
+     .tuning = SGEMM_SPLIT_TUNING, .variant = "staged-a:split-k3:tiled-16x16x8/vec4/edge/nn",
+     .m = 33, .n = 20, .k = 41, .layout = TAILOR_ROW_MAJOR, .alpha = 1, .beta = 0, .out_of_order = 1},
+    {"sgemm tiled, C staged", OPERATION_SGEMM, .profile = "generic",
+     .tuning = SGEMM_TILED_TUNING ",SGEMM_STAGE_CUBE=1", .variant = "staged-c:tiled-16x16x8/vec4/edge/nt",
+     .m = 33, .n = 21, .k = 12, .layout = TAILOR_ROW_MAJOR, .trans_b = TAILOR_TRANS, .alpha = 2,
+     .beta = 0.5f},
     {"sgemm small", OPERATION_SGEMM, .profile = "generic", .variant = "small/", .m = 5, .n = 30, .k = 7,
      .layout = TAILOR_COLUMN_MAJOR, .trans = TAILOR_TRANS, .alpha = -1, .beta = 0},
     {"sgemm cpu kernel", OPERATION_SGEMM, .profile = "cpu", .variant = "cpu-blocked", .m = 14, .n = 40,

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "checks.h"
 #include "context.h"
@@ -152,18 +153,28 @@ static tailor_status check(const struct profile *profile, const tailor_device_in
     return TAILOR_SUCCESS;
 }
 
-// One launch of one kernel over a 3-D geometry.
+// One launch of one kernel over a 3-D geometry; for the tiled kernels, also
+// the launches around it: B transposed or an operand copied to aligned rows
+// in the workspace before, and the slices of a split k summed after.
 struct sgemm_plan {
     struct op_plan op;
     struct geometry g;
-    int pack_b; // the plan is for packed_call's B
+    int pack_b, stage_a, stage_b; // the plan is for staged_call's operands
+    int stage_c;                  // the product goes through the workspace, as split k's do
+    cl_uint slices, k_slice;      // split k: slices of k_slice steps (1 slice: K)
 };
+
+// The small kernels' 2-D geometry over `columns` work-items and `rows` rows.
+static struct geometry small_grid(const struct sgemm_call *c, size_t columns, size_t rows)
+{
+    size_t wg_x = (size_t)tune(c->ctx, TUNE_SGEMM_SMALL_WG_X), wg_y = (size_t)tune(c->ctx, TUNE_SGEMM_SMALL_WG_Y);
+    return spread_rows(round_up(columns, wg_x), wg_x, ceil_div(rows, wg_y), wg_y);
+}
 
 // C = beta * C: k = 0 or alpha = 0 (A and B are not read, as in BLAS).
 static void plan_scale(const struct sgemm_call *c, struct sgemm_plan *p)
 {
-    size_t wg_x = (size_t)tune(c->ctx, TUNE_SGEMM_SMALL_WG_X), wg_y = (size_t)tune(c->ctx, TUNE_SGEMM_SMALL_WG_Y);
-    p->g = spread_rows(round_up(c->n, wg_x), wg_x, ceil_div(c->m, wg_y), wg_y);
+    p->g = small_grid(c, c->n, c->m);
     p->op = (struct op_plan){PROGRAM_SGEMM_SMALL, KERNEL_SGEMM_SCALE, 1, "scale"};
 }
 
@@ -171,8 +182,7 @@ static void plan_scale(const struct sgemm_call *c, struct sgemm_plan *p)
 static void plan_small(const struct sgemm_call *c, struct sgemm_plan *p)
 {
     size_t rm = (size_t)tune(c->ctx, TUNE_SGEMM_SMALL_RM), rn = (size_t)tune(c->ctx, TUNE_SGEMM_SMALL_RN);
-    size_t wg_x = (size_t)tune(c->ctx, TUNE_SGEMM_SMALL_WG_X), wg_y = (size_t)tune(c->ctx, TUNE_SGEMM_SMALL_WG_Y);
-    p->g = spread_rows(round_up(ceil_div(c->n, rn), wg_x), wg_x, ceil_div(ceil_div(c->m, rm), wg_y), wg_y);
+    p->g = small_grid(c, ceil_div(c->n, rn), ceil_div(c->m, rm));
     p->op = (struct op_plan){PROGRAM_SGEMM_SMALL, KERNEL_SGEMM_SMALL, 1, ""};
     snprintf(p->op.variant, sizeof p->op.variant, "small/%s", orientation(c));
 }
@@ -269,7 +279,92 @@ static int divides(cl_ulong value, int by)
     return value % (cl_ulong)by == 0;
 }
 
-static void plan_tiled(const struct sgemm_call *c, struct sgemm_plan *p)
+// Every row of the operand starts on a global load vector.
+static int operand_aligned(const struct sgemm_call *c, cl_ulong offset, cl_ulong ld)
+{
+    int load_vec = tune(c->ctx, TUNE_SGEMM_LOAD_VEC);
+    return divides(offset, load_vec) && divides(ld, load_vec);
+}
+
+// Rows in the workspace (transposed or staged operands, split k's partial
+// products) start on 128-byte boundaries.
+#define WORKSPACE_ROW_ALIGN 32
+
+// The workspace of a tiled plan, in floats: B (transposed or staged), then A
+// (staged), then the slices' partial products.
+struct workspace_areas {
+    size_t b_at, ldb, a_at, lda, partial_at, ldp, total;
+};
+
+static size_t workspace_limit(const struct sgemm_call *c)
+{
+    return (size_t)(c->ctx->info.global_mem_bytes / 8 / sizeof(float));
+}
+
+// The product is written to the workspace and summed into C afterwards.
+static int sums(const struct sgemm_plan *p)
+{
+    return p->slices > 1 || p->stage_c;
+}
+
+static struct workspace_areas areas_of(const struct sgemm_call *c, const struct sgemm_plan *p)
+{
+    struct workspace_areas w = {0};
+    size_t b_lines = c->b_k_contig ? c->n : c->k, b_length = c->b_k_contig ? c->k : c->n;
+    size_t a_lines = c->a_mn_contig ? c->k : c->m, a_length = c->a_mn_contig ? c->m : c->k;
+    if (p->pack_b) { // transposed: k lines of n
+        b_lines = c->k;
+        b_length = c->n;
+    }
+    w.ldb = round_up(b_length, WORKSPACE_ROW_ALIGN);
+    w.lda = round_up(a_length, WORKSPACE_ROW_ALIGN);
+    w.ldp = round_up(c->n, WORKSPACE_ROW_ALIGN);
+    w.a_at = p->pack_b || p->stage_b ? b_lines * w.ldb : 0;
+    w.partial_at = w.a_at + (p->stage_a ? a_lines * w.lda : 0);
+    w.total = w.partial_at + (sums(p) ? (size_t)p->slices * c->m * w.ldp : 0);
+    return w;
+}
+
+// Split k on the big tiles where even the mid tiles would leave compute
+// units idle (fewer groups than SGEMM_SPLIT_PERCENT of them) and k is long:
+// as many slices as give the groups the big tiles should have
+// (SGEMM_MID_PERCENT of the compute units), each at least SGEMM_SPLIT_MIN_K
+// steps rounded to whole tiles of k, their partial products within the
+// workspace limit. The mid tiles, where they fill the device, run faster
+// than slices of big ones plus their sum.
+static cl_uint split_slices(const struct sgemm_call *c, size_t big_groups, size_t mid_groups, int bk,
+                            size_t staged, size_t *k_slice)
+{
+    const int *t = c->ctx->profile.tune;
+    size_t units = c->ctx->info.compute_units;
+    size_t min_k = (size_t)t[TUNE_SGEMM_SPLIT_MIN_K];
+    size_t target = (size_t)t[TUNE_SGEMM_MID_PERCENT] * units / 100;
+    *k_slice = c->k;
+    if (mid_groups * 100 >= (size_t)t[TUNE_SGEMM_SPLIT_PERCENT] * units || big_groups >= target ||
+        c->k / 2 < min_k)
+        return 1;
+    size_t slices = ceil_div(target, big_groups), most = c->k / min_k;
+    if (slices > most)
+        slices = most;
+    size_t length = round_up(ceil_div(c->k, slices), (size_t)bk);
+    slices = ceil_div(c->k, length);
+    if (slices < 2 || staged + slices * c->m * round_up(c->n, WORKSPACE_ROW_ALIGN) > workspace_limit(c))
+        return 1;
+    *k_slice = length;
+    return (cl_uint)slices;
+}
+
+// A product of at least SGEMM_STAGE_CUBE^3 multiply-adds, where copying an
+// operand (or C) to aligned rows costs less than the scalar kernels would.
+static int stages_pay(const struct sgemm_call *c)
+{
+    double cube = tune(c->ctx, TUNE_SGEMM_STAGE_CUBE);
+    return cube > 0 && (double)c->m * (double)c->n * (double)c->k >= cube * cube * cube;
+}
+
+// The tiled plan of call c (its operands as the kernel reads them), with
+// `staged` floats of workspace taken before split k's partial products.
+static void plan_tiled(const struct sgemm_call *c, size_t staged, struct sgemm_plan *p)
 {
     static const enum kernel_id kernels[2][2][2] = {
         {{KERNEL_SGEMM_TILED_NN, KERNEL_SGEMM_TILED_NT}, {KERNEL_SGEMM_TILED_TN, KERNEL_SGEMM_TILED_TT}},
@@ -277,32 +372,48 @@ static void plan_tiled(const struct sgemm_call *c, struct sgemm_plan *p)
          {KERNEL_SGEMM_TILED_TN_EDGE, KERNEL_SGEMM_TILED_TT_EDGE}},
     };
     const int *t = c->ctx->profile.tune;
-    struct sgemm_tiles tiles;
+    struct sgemm_tiles tiles, mid_tiles;
     tiles_of(t, 0, &tiles);
-    // The mid tile set when the big one would give the compute units too few groups.
+    tiles_of(t, 1, &mid_tiles);
+    // Vector loads need every row start of A and B aligned to the vector;
+    // split k (whose products are sums of products of vector programs) and
+    // the workspace C take them only with vector loads.
+    int vector = operand_aligned(c, c->a_offset, c->lda) && operand_aligned(c, c->b_offset, c->ldb);
+    // Too few big tiles for the compute units: the mid tile set, or split k.
     size_t big_groups = ceil_div(c->m, (size_t)tiles.bm) * ceil_div(c->n, (size_t)tiles.bn);
-    int mid = big_groups * 100 < (size_t)t[TUNE_SGEMM_MID_PERCENT] * c->ctx->info.compute_units;
+    size_t mid_groups = ceil_div(c->m, (size_t)mid_tiles.bm) * ceil_div(c->n, (size_t)mid_tiles.bn);
+    size_t k_slice = c->k;
+    p->slices = vector ? split_slices(c, big_groups, mid_groups, tiles.bk, staged, &k_slice) : 1;
+    p->k_slice = (cl_uint)k_slice;
+    int mid = p->slices == 1 &&
+              big_groups * 100 < (size_t)t[TUNE_SGEMM_MID_PERCENT] * c->ctx->info.compute_units;
     if (mid)
-        tiles_of(t, 1, &tiles);
-    // 128-bit loads and stores need every row start aligned to the vector.
-    int load_vec = t[TUNE_SGEMM_LOAD_VEC];
-    int vector = divides(c->a_offset, load_vec) && divides(c->lda, load_vec) &&
-                 divides(c->b_offset, load_vec) && divides(c->ldb, load_vec) &&
-                 divides(c->c_offset, tiles.vwn) && divides(c->ldc, tiles.vwn);
+        tiles = mid_tiles;
+    // Vector stores need every row start of C aligned too. Otherwise a big
+    // product on the big tiles goes through the workspace (C staged), and
+    // the rest takes the scalar program.
+    int c_aligned = divides(c->c_offset, tiles.vwn) && divides(c->ldc, tiles.vwn);
+    p->stage_c = vector && !c_aligned && !mid && p->slices == 1 && stages_pay(c) &&
+                 staged + c->m * round_up(c->n, WORKSPACE_ROW_ALIGN) <= workspace_limit(c);
+    vector = vector && (c_aligned || sums(p));
     int edge = c->m % (cl_uint)tiles.bm || c->n % (cl_uint)tiles.bn || c->k % (cl_uint)tiles.bk;
-    enum program_id program = mid ? (vector ? PROGRAM_SGEMM_TILED_MID : PROGRAM_SGEMM_TILED_MID_SCALAR)
-                                  : (vector ? PROGRAM_SGEMM_TILED : PROGRAM_SGEMM_TILED_SCALAR);
+    int load_vec = t[TUNE_SGEMM_LOAD_VEC];
+    enum program_id program = sums(p) ? PROGRAM_SGEMM_TILED_SPLIT
+                              : mid   ? (vector ? PROGRAM_SGEMM_TILED_MID : PROGRAM_SGEMM_TILED_MID_SCALAR)
+                                      : (vector ? PROGRAM_SGEMM_TILED : PROGRAM_SGEMM_TILED_SCALAR);
     // Dimension 0: the tiles of a band of SWIZZLE tile rows; dimension 1: bands.
     size_t threads = (size_t)(tiles.bm / tiles.tm) * (size_t)(tiles.bn / tiles.tn);
     size_t swizzle = (size_t)t[TUNE_SGEMM_SWIZZLE];
-    p->g = spread_rows(swizzle * ceil_div(c->n, (size_t)tiles.bn) * threads, threads,
+    p->g = spread_rows(swizzle * ceil_div(c->n, (size_t)tiles.bn) * threads * p->slices, threads,
                        ceil_div(ceil_div(c->m, (size_t)tiles.bm), swizzle), 1);
     p->op = (struct op_plan){program, kernels[edge][c->a_mn_contig][c->b_k_contig], 1, ""};
-    char loads[16] = "scalar";
+    char loads[16] = "scalar", split[24] = "";
     if (vector)
         snprintf(loads, sizeof loads, "vec%d", load_vec);
-    snprintf(p->op.variant, sizeof p->op.variant, "tiled-%dx%dx%d/%s%s/%s", tiles.bm, tiles.bn,
-             tiles.bk, loads, edge ? "/edge" : "", orientation(c));
+    if (p->slices > 1)
+        snprintf(split, sizeof split, "split-k%u:", (unsigned)p->slices);
+    snprintf(p->op.variant, sizeof p->op.variant, "%stiled-%dx%dx%d/%s%s/%s", split, tiles.bm,
+             tiles.bn, tiles.bk, loads, edge ? "/edge" : "", orientation(c));
 }
 
 // A K-contiguous B costs the tiled kernels a transposing store into local
@@ -310,43 +421,71 @@ static void plan_tiled(const struct sgemm_call *c, struct sgemm_plan *p)
 // into a workspace (n x k floats, rows padded to 128 bytes) turns the call
 // into the faster nn (or tn) one. It pays when m is large enough to amortize
 // it; workspaces over an eighth of the device's memory are not taken.
-#define PACKED_ROW_ALIGN 32
-
-static size_t packed_ldb(const struct sgemm_call *c)
-{
-    return round_up(c->n, PACKED_ROW_ALIGN);
-}
-
 static int packs_b(const struct sgemm_call *c)
 {
     int min_m = tune(c->ctx, TUNE_SGEMM_PACK_B_MIN_M);
-    double bytes = (double)c->k * (double)packed_ldb(c) * sizeof(float);
-    return c->b_k_contig && min_m > 0 && c->m >= (cl_uint)min_m &&
-           bytes <= (double)c->ctx->info.global_mem_bytes / 8;
+    double floats = (double)c->k * (double)round_up(c->n, WORKSPACE_ROW_ALIGN);
+    return c->b_k_contig && min_m > 0 && c->m >= (cl_uint)min_m && floats <= (double)workspace_limit(c);
 }
 
-// The call reading the packed B from `workspace`.
-static struct sgemm_call packed_call(const struct sgemm_call *c, cl_mem workspace)
+// An operand whose rows do not start on load vectors would take the
+// scalar-load kernels; in a big product, one copy of it to aligned rows
+// costs less than that.
+static int stages(const struct sgemm_call *c, cl_ulong offset, cl_ulong ld)
 {
-    struct sgemm_call packed = *c;
-    packed.b = workspace;
-    packed.b_offset = 0;
-    packed.ldb = packed_ldb(c);
-    packed.b_k_contig = 0;
-    return packed;
+    return !operand_aligned(c, offset, ld) && stages_pay(c);
+}
+
+// The call reading the planned operands from `workspace` (NULL when planning).
+static struct sgemm_call staged_call(const struct sgemm_call *c, const struct sgemm_plan *p,
+                                     cl_mem workspace)
+{
+    struct workspace_areas w = areas_of(c, p);
+    struct sgemm_call staged = *c;
+    if (p->pack_b || p->stage_b) {
+        staged.b = workspace;
+        staged.b_offset = w.b_at;
+        staged.ldb = w.ldb;
+        staged.b_k_contig = c->b_k_contig && !p->pack_b;
+    }
+    if (p->stage_a) {
+        staged.a = workspace;
+        staged.a_offset = w.a_at;
+        staged.lda = w.lda;
+    }
+    return staged;
 }
 
 static void plan_tiled_call(const struct sgemm_call *c, struct sgemm_plan *p)
 {
-    if (!packs_b(c)) {
-        plan_tiled(c, p);
-        return;
+    p->pack_b = packs_b(c);
+    p->stage_b = !p->pack_b && stages(c, c->b_offset, c->ldb);
+    p->stage_a = stages(c, c->a_offset, c->lda);
+    p->slices = 1;
+    if ((p->pack_b || p->stage_a || p->stage_b) && areas_of(c, p).total > workspace_limit(c))
+        p->stage_a = p->stage_b = 0;
+    size_t staged_floats = areas_of(c, p).total;
+    struct sgemm_call staged = staged_call(c, p, NULL);
+    plan_tiled(&staged, staged_floats, p);
+    if ((p->stage_a || p->stage_b) && (p->op.program == PROGRAM_SGEMM_TILED_SCALAR ||
+                                       p->op.program == PROGRAM_SGEMM_TILED_MID_SCALAR)) {
+        // C's alignment sends the product to the scalar loads after all.
+        p->stage_a = p->stage_b = 0;
+        staged_floats = areas_of(c, p).total;
+        staged = staged_call(c, p, NULL);
+        plan_tiled(&staged, staged_floats, p);
     }
-    struct sgemm_call packed = packed_call(c, NULL);
-    plan_tiled(&packed, p);
-    p->pack_b = 1;
+    // "packed-b:", "staged-ab:", "packed-b,staged-ac:" ...
+    char prefix[32] = "", staged_letters[4] = "";
+    snprintf(staged_letters, sizeof staged_letters, "%s%s%s", p->stage_a ? "a" : "", p->stage_b ? "b" : "",
+             p->stage_c ? "c" : "");
+    if (p->pack_b || staged_letters[0])
+        snprintf(prefix, sizeof prefix, "%s%s%s%s:", p->pack_b ? "packed-b" : "",
+                 p->pack_b && staged_letters[0] ? "," : "", staged_letters[0] ? "staged-" : "",
+                 staged_letters);
     char variant[sizeof p->op.variant];
-    snprintf(variant, sizeof variant, "packed-b:%.*s", (int)sizeof variant - 10, p->op.variant);
+    snprintf(variant, sizeof variant, "%s%.*s", prefix, (int)(sizeof variant - 1 - strlen(prefix)),
+             p->op.variant);
     snprintf(p->op.variant, sizeof p->op.variant, "%s", variant);
 }
 
@@ -404,7 +543,7 @@ static tailor_status run_as_gemv(const struct sgemm_call *c)
 
 static void plan_call(const struct sgemm_call *c, struct sgemm_plan *p)
 {
-    p->pack_b = 0;
+    *p = (struct sgemm_plan){.slices = 1};
     if (c->scale_only)
         plan_scale(c, p);
     else if (tune(c->ctx, TUNE_SGEMM_CPU_KERNELS))
@@ -476,6 +615,11 @@ static void fill_args(const struct sgemm_call *c, const struct sgemm_plan *p, st
     args_mem(a, c->c);
     args_u64(a, c->c_offset);
     args_u64(a, c->ldc);
+    if (((uint64_t)1 << p->op.program) & SGEMM_TILED_SET) {
+        // Split k: the steps of a slice, and the floats between slices' products.
+        args_u32(a, p->k_slice);
+        args_u64(a, p->slices > 1 ? (cl_ulong)c->m * c->ldc : 0);
+    }
 }
 
 static tailor_status launch(const struct sgemm_call *c, const struct sgemm_plan *p)
@@ -486,32 +630,119 @@ static tailor_status launch(const struct sgemm_call *c, const struct sgemm_plan 
                          p->g.local, c->wait_count, c->wait_list, c->event);
 }
 
-// B transposed into the queue's workspace, then the planned kernel reading
-// it once the transpose is done. A workspace that cannot be allocated fails
-// the call as any buffer would (SGEMM_PACK_B_MIN_M=0 takes none).
-static tailor_status launch_packed(const struct sgemm_call *c, const struct sgemm_plan *p)
+// Launches that wait for the previous one: the caller's wait list first.
+struct chain {
+    cl_uint count;
+    const cl_event *list;
+    cl_event last;
+};
+
+static void chain_to(struct chain *chain, cl_event next)
 {
+    if (chain->last)
+        clReleaseEvent(chain->last);
+    chain->last = next;
+    chain->count = 1;
+    chain->list = &chain->last;
+}
+
+// `lines` lines of `length` floats copied to aligned rows of the workspace.
+static tailor_status launch_stage(const struct sgemm_call *c, size_t lines, size_t length, cl_mem src,
+                                  cl_ulong offset, cl_ulong ld, cl_mem workspace, size_t at,
+                                  size_t ldw, struct chain *chain)
+{
+    struct kernel_args args = {0};
+    args_u32(&args, (cl_uint)lines);
+    args_u32(&args, (cl_uint)length);
+    args_mem(&args, src);
+    args_u64(&args, offset);
+    args_u64(&args, ld);
+    args_mem(&args, workspace);
+    args_u64(&args, at);
+    args_u64(&args, ldw);
+    struct geometry g = small_grid(c, ceil_div(length, 4), lines); // four floats a work-item
+    cl_event done = NULL;
+    tailor_status status = kernel_launch(c->ctx, PROGRAM_SGEMM_SMALL, KERNEL_SGEMM_STAGE, &args, c->queue,
+                                         3, g.global, g.local, chain->count, chain->list, &done);
+    if (status == TAILOR_SUCCESS)
+        chain_to(chain, done);
+    return status;
+}
+
+// C = alpha * (the slices summed) + beta * C.
+static tailor_status launch_split_sum(const struct sgemm_call *c, const struct sgemm_plan *p,
+                                      cl_mem workspace, const struct workspace_areas *w,
+                                      const struct chain *chain)
+{
+    struct kernel_args args = {0};
+    args_u32(&args, c->m);
+    args_u32(&args, c->n);
+    args_u32(&args, p->slices);
+    args_f32(&args, c->alpha);
+    args_f32(&args, c->beta);
+    args_mem(&args, workspace);
+    args_u64(&args, w->partial_at);
+    args_u64(&args, w->ldp);
+    args_u64(&args, (cl_ulong)c->m * w->ldp);
+    args_mem(&args, c->c);
+    args_u64(&args, c->c_offset);
+    args_u64(&args, c->ldc);
+    struct geometry g = small_grid(c, c->n, c->m);
+    return kernel_launch(c->ctx, PROGRAM_SGEMM_SMALL, KERNEL_SGEMM_SPLIT_SUM, &args, c->queue, 3,
+                         g.global, g.local, chain->count, chain->list, c->event);
+}
+
+// The tiled plan's launches on the queue's workspace, each waiting for the
+// one before (out-of-order queues keep the order): B transposed or staged, A
+// staged, the product (into the workspace when k is split), the slices'
+// sum. C is written by the last launch only, so a failed launch leaves it as
+// it was. A workspace that cannot be allocated fails the call as any buffer
+// would.
+static tailor_status launch_tiled(const struct sgemm_call *c, const struct sgemm_plan *p)
+{
+    if (!p->pack_b && !p->stage_a && !p->stage_b && !sums(p))
+        return launch(c, p);
+    struct workspace_areas w = areas_of(c, p);
     struct workspace_lease lease;
-    size_t ldw = packed_ldb(c);
-    tailor_status status = workspace_acquire(c->ctx->workspaces, c->queue,
-                                             (size_t)c->k * ldw * sizeof(float), &lease);
+    tailor_status status = workspace_acquire(c->ctx->workspaces, c->queue, w.total * sizeof(float), &lease);
     if (status != TAILOR_SUCCESS)
         return status;
-    cl_event packed = NULL;
-    status = tailor_transpose(c->ctx, c->queue, sizeof(float), c->n, c->k, c->b, c->b_offset, c->ldb,
-                              lease.buffer, 0, ldw, c->wait_count, c->wait_list, &packed);
-    if (status != TAILOR_SUCCESS) {
-        workspace_release(&lease);
-        return status;
+    struct chain chain = {c->wait_count, c->wait_list, NULL};
+    if (p->pack_b) {
+        cl_event packed = NULL;
+        status = tailor_transpose(c->ctx, c->queue, sizeof(float), c->n, c->k, c->b, c->b_offset, c->ldb,
+                                  lease.buffer, w.b_at, w.ldb, chain.count, chain.list, &packed);
+        if (status == TAILOR_SUCCESS)
+            chain_to(&chain, packed);
+    } else if (p->stage_b) {
+        status = launch_stage(c, c->b_k_contig ? c->n : c->k, c->b_k_contig ? c->k : c->n, c->b,
+                              c->b_offset, c->ldb, lease.buffer, w.b_at, w.ldb, &chain);
     }
-    struct sgemm_call call = packed_call(c, lease.buffer);
-    call.wait_count = 1;
-    call.wait_list = &packed;
-    status = launch(&call, p);
+    if (status == TAILOR_SUCCESS && p->stage_a)
+        status = launch_stage(c, c->a_mn_contig ? c->k : c->m, c->a_mn_contig ? c->m : c->k, c->a,
+                              c->a_offset, c->lda, lease.buffer, w.a_at, w.lda, &chain);
+    if (status == TAILOR_SUCCESS) {
+        struct sgemm_call call = staged_call(c, p, lease.buffer);
+        call.wait_count = chain.count;
+        call.wait_list = chain.list;
+        cl_event product = NULL;
+        if (sums(p)) {
+            call.c = lease.buffer;
+            call.c_offset = w.partial_at;
+            call.ldc = w.ldp;
+            call.alpha = 1.0f;
+            call.beta = 0.0f;
+            call.event = &product;
+        }
+        status = launch(&call, p);
+        if (status == TAILOR_SUCCESS && sums(p)) {
+            chain_to(&chain, product);
+            status = launch_split_sum(c, p, lease.buffer, &w, &chain);
+        }
+    }
     workspace_release(&lease);
-    clReleaseEvent(packed);
-    if (status == TAILOR_SUCCESS)
-        variant_set(p->op.variant);
+    if (chain.last)
+        clReleaseEvent(chain.last);
     return status;
 }
 
@@ -789,11 +1020,12 @@ tailor_status tailor_sgemm(tailor_context *ctx, cl_command_queue queue, tailor_l
         return run_as_gemv(&call);
     struct sgemm_plan plan;
     plan_call(&call, &plan);
-    if (plan.pack_b)
-        return launch_packed(&call, &plan);
     if (plan.op.kernel == KERNEL_SGEMM_CPU_PACKED)
         return launch_cpu_packed(&call, &plan);
-    status = launch(&call, &plan);
+    if (((uint64_t)1 << plan.op.program) & SGEMM_TILED_SET)
+        status = launch_tiled(&call, &plan);
+    else
+        status = launch(&call, &plan);
     if (status == TAILOR_SUCCESS)
         variant_set(plan.op.variant);
     return status;

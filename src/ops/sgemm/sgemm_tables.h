@@ -5,21 +5,27 @@
 #ifndef TAILOR_SGEMM_TABLES_H
 #define TAILOR_SGEMM_TABLES_H
 
+#define SGEMM_TILED_DEFINES(tiles, loads, split)                                                    \
+    "-DSGEMM_KERNELS=SGEMM_KERNELS_TILED -DSGEMM_TILES=SGEMM_TILES_" tiles " -DSGEMM_VECTOR_LOADS=" loads \
+    " -DSGEMM_SPLIT_K=" split
+
+// The tiled programs: big or mid tiles, vector loads and stores or scalar
+// ones; split k (big tiles, vector loads: the product goes to the workspace).
 #define SGEMM_PROGRAMS(X)                                                                           \
-    X(SGEMM_TILED, "sgemm_tiled", OP_SGEMM, sgemm, 0,                                               \
-      "-DSGEMM_KERNELS=SGEMM_KERNELS_TILED -DSGEMM_TILES=SGEMM_TILES_BIG -DSGEMM_VECTOR_LOADS=1")   \
-    X(SGEMM_TILED_SCALAR, "sgemm_tiled_scalar", OP_SGEMM, sgemm, 0,                                 \
-      "-DSGEMM_KERNELS=SGEMM_KERNELS_TILED -DSGEMM_TILES=SGEMM_TILES_BIG -DSGEMM_VECTOR_LOADS=0")   \
-    X(SGEMM_TILED_MID, "sgemm_tiled_mid", OP_SGEMM, sgemm, 0,                                       \
-      "-DSGEMM_KERNELS=SGEMM_KERNELS_TILED -DSGEMM_TILES=SGEMM_TILES_MID -DSGEMM_VECTOR_LOADS=1")   \
+    X(SGEMM_TILED, "sgemm_tiled", OP_SGEMM, sgemm, 0, SGEMM_TILED_DEFINES("BIG", "1", "0"))          \
+    X(SGEMM_TILED_SCALAR, "sgemm_tiled_scalar", OP_SGEMM, sgemm, 0, SGEMM_TILED_DEFINES("BIG", "0", "0")) \
+    X(SGEMM_TILED_SPLIT, "sgemm_tiled_split", OP_SGEMM, sgemm, 0, SGEMM_TILED_DEFINES("BIG", "1", "1")) \
+    X(SGEMM_TILED_MID, "sgemm_tiled_mid", OP_SGEMM, sgemm, 0, SGEMM_TILED_DEFINES("MID", "1", "0"))  \
     X(SGEMM_TILED_MID_SCALAR, "sgemm_tiled_mid_scalar", OP_SGEMM, sgemm, 0,                         \
-      "-DSGEMM_KERNELS=SGEMM_KERNELS_TILED -DSGEMM_TILES=SGEMM_TILES_MID -DSGEMM_VECTOR_LOADS=0")   \
+      SGEMM_TILED_DEFINES("MID", "0", "0"))                                                         \
     X(SGEMM_SMALL, "sgemm_small", OP_SGEMM, sgemm, 0, "-DSGEMM_KERNELS=SGEMM_KERNELS_SMALL")        \
     X(SGEMM_CPU, "sgemm_cpu", OP_SGEMM, sgemm, 0, "-DSGEMM_KERNELS=SGEMM_KERNELS_CPU")
 
-#define SGEMM_BIG_SET (PROGRAM_BIT(SGEMM_TILED) | PROGRAM_BIT(SGEMM_TILED_SCALAR))
+#define SGEMM_BIG_SET                                                                               \
+    (PROGRAM_BIT(SGEMM_TILED) | PROGRAM_BIT(SGEMM_TILED_SCALAR) | PROGRAM_BIT(SGEMM_TILED_SPLIT))
 #define SGEMM_MID_SET (PROGRAM_BIT(SGEMM_TILED_MID) | PROGRAM_BIT(SGEMM_TILED_MID_SCALAR))
-#define SGEMM_VECTOR_SET (PROGRAM_BIT(SGEMM_TILED) | PROGRAM_BIT(SGEMM_TILED_MID))
+#define SGEMM_VECTOR_SET                                                                            \
+    (PROGRAM_BIT(SGEMM_TILED) | PROGRAM_BIT(SGEMM_TILED_SPLIT) | PROGRAM_BIT(SGEMM_TILED_MID))
 #define SGEMM_TILED_SET (SGEMM_BIG_SET | SGEMM_MID_SET)
 #define SGEMM_SMALL_SET PROGRAM_BIT(SGEMM_SMALL)
 #define SGEMM_CPU_SET PROGRAM_BIT(SGEMM_CPU)
@@ -58,6 +64,12 @@
       "mid tiles when the big ones give fewer groups than this percentage of the compute units")   \
     X(SGEMM_PACK_B_MIN_M, OP_SGEMM, HOST, 0, 0, 0, 1 << 30, 0,                                     \
       "tiled kernels: B stored transposed is transposed into a workspace first when m is at least this (0: never)") \
+    X(SGEMM_SPLIT_PERCENT, OP_SGEMM, HOST, 0, 100, 0, 100000, 0,                                    \
+      "tiled kernels: k is split into slices of big tiles, summed afterwards, when the mid tiles give fewer groups than this percentage of the compute units (0: never); slices are added until the groups reach SGEMM_MID_PERCENT") \
+    X(SGEMM_SPLIT_MIN_K, OP_SGEMM, HOST, 0, 1024, 1, 1 << 30, 0,                                    \
+      "tiled kernels: the fewest steps of k a slice of a split k holds")                            \
+    X(SGEMM_STAGE_CUBE, OP_SGEMM, HOST, 0, 1024, 0, 1 << 20, 0,                                     \
+      "tiled kernels: operands whose rows do not start on load vectors are copied to rows that do (C: the product goes through the workspace) for products of at least this cubed multiply-adds (0: never)") \
     X(SGEMM_SMALL_DIM, OP_SGEMM, HOST, 0, 8, 0, 1 << 30, 0,                                         \
       "m or n up to this takes the small kernel")                                                   \
     X(SGEMM_SMALL_CUBE, OP_SGEMM, HOST, 0, 64, 0, 1 << 20, 0,                                       \
