@@ -231,13 +231,25 @@ static struct cpu_panels cpu_panels_of(const struct sgemm_call *c)
     return panels;
 }
 
+// The most floats a call's workspace may take: an eighth of the device's memory.
+static size_t workspace_limit(const struct sgemm_call *c)
+{
+    return (size_t)(c->ctx->info.global_mem_bytes / 8 / sizeof(float));
+}
+
+// The product has at least the cube of the tuning parameter's value in
+// multiply-adds (a value of 0: never).
+static int product_reaches(const struct sgemm_call *c, enum param_id cube_param)
+{
+    double cube = tune(c->ctx, cube_param);
+    return cube > 0 && (double)c->m * (double)c->n * (double)c->k >= cube * cube * cube;
+}
+
 // Large products pack B, and A where cpu_packs_a says (BLIS's loop nest),
-// where the workspace stays within an eighth of the device's memory.
+// where the workspace stays within the limit.
 static int cpu_packs(const struct sgemm_call *c)
 {
-    double cube = tune(c->ctx, TUNE_SGEMM_CPU_PACK_CUBE);
-    return cube > 0 && (double)c->m * (double)c->n * (double)c->k >= cube * cube * cube &&
-           (double)cpu_panels_of(c).floats * sizeof(float) <= (double)c->ctx->info.global_mem_bytes / 8;
+    return product_reaches(c, TUNE_SGEMM_CPU_PACK_CUBE) && cpu_panels_of(c).floats <= workspace_limit(c);
 }
 
 static void plan_cpu_packed(const struct sgemm_call *c, struct sgemm_plan *p)
@@ -296,9 +308,10 @@ struct workspace_areas {
     size_t b_at, ldb, a_at, lda, partial_at, ldp, total;
 };
 
-static size_t workspace_limit(const struct sgemm_call *c)
+// Room in the workspace, after `staged` floats, for `slices` partial products.
+static int partials_fit(const struct sgemm_call *c, size_t staged, size_t slices)
 {
-    return (size_t)(c->ctx->info.global_mem_bytes / 8 / sizeof(float));
+    return staged + slices * c->m * round_up(c->n, WORKSPACE_ROW_ALIGN) <= workspace_limit(c);
 }
 
 // The product is written to the workspace and summed into C afterwards.
@@ -348,7 +361,7 @@ static cl_uint split_slices(const struct sgemm_call *c, size_t big_groups, size_
         slices = most;
     size_t length = round_up(ceil_div(c->k, slices), (size_t)bk);
     slices = ceil_div(c->k, length);
-    if (slices < 2 || staged + slices * c->m * round_up(c->n, WORKSPACE_ROW_ALIGN) > workspace_limit(c))
+    if (slices < 2 || !partials_fit(c, staged, slices))
         return 1;
     *k_slice = length;
     return (cl_uint)slices;
@@ -358,8 +371,7 @@ static cl_uint split_slices(const struct sgemm_call *c, size_t big_groups, size_
 // operand (or C) to aligned rows costs less than the scalar kernels would.
 static int stages_pay(const struct sgemm_call *c)
 {
-    double cube = tune(c->ctx, TUNE_SGEMM_STAGE_CUBE);
-    return cube > 0 && (double)c->m * (double)c->n * (double)c->k >= cube * cube * cube;
+    return product_reaches(c, TUNE_SGEMM_STAGE_CUBE);
 }
 
 // The tiled plan of call c (its operands as the kernel reads them), with
@@ -394,7 +406,7 @@ static void plan_tiled(const struct sgemm_call *c, size_t staged, struct sgemm_p
     // the rest takes the scalar program.
     int c_aligned = divides(c->c_offset, tiles.vwn) && divides(c->ldc, tiles.vwn);
     p->stage_c = vector && !c_aligned && !mid && p->slices == 1 && stages_pay(c) &&
-                 staged + c->m * round_up(c->n, WORKSPACE_ROW_ALIGN) <= workspace_limit(c);
+                 partials_fit(c, staged, 1);
     vector = vector && (c_aligned || sums(p));
     int edge = c->m % (cl_uint)tiles.bm || c->n % (cl_uint)tiles.bn || c->k % (cl_uint)tiles.bk;
     int load_vec = t[TUNE_SGEMM_LOAD_VEC];
