@@ -27,6 +27,16 @@
 #define SGEMM_KERNELS_CPU 2
 #define SGEMM_TILES_BIG 0
 #define SGEMM_TILES_MID 1
+// Element types of the mixed-precision GEMM (GEMM_IN, and its c_type argument,
+// in the values of the public tailor_dtype), its kernel sets (GEMM_KERNELS)
+// and the tile set of a tensor-core program (GEMM_TILES).
+#define GEMM_TYPE_F32 0
+#define GEMM_TYPE_F16 2
+#define GEMM_TYPE_BF16 3
+#define GEMM_KERNELS_MMA 0
+#define GEMM_KERNELS_SIMT 1
+#define GEMM_TILES_BIG 0
+#define GEMM_TILES_SMALL 1
 // Which kernels a GEMV program holds (GEMV_KERNELS).
 #define GEMV_KERNELS_GPU 0
 #define GEMV_KERNELS_CPU 1

@@ -281,6 +281,8 @@ typedef enum tailor_reduce_op {
 typedef enum tailor_dtype {
     TAILOR_F32 = 0,
     TAILOR_F64 = 1,
+    TAILOR_F16 = 2,  // IEEE binary16, stored in 2 bytes (tailor_gemm)
+    TAILOR_BF16 = 3, // bfloat16: the high 16 bits of a float (tailor_gemm)
 } tailor_dtype;
 
 // result[result_offset] = op(x[x_offset], ..., x[x_offset + n - 1]).
@@ -384,6 +386,47 @@ TAILOR_API tailor_status tailor_sgemm(tailor_context *ctx, cl_command_queue queu
                                       cl_uint num_events_in_wait_list,
                                       const cl_event *event_wait_list, cl_event *event);
 
+// C = alpha * op(A) * op(B) + beta * C with A and B of type ab_type (TAILOR_F16,
+// TAILOR_BF16 or TAILOR_F32) and C of type c_type (the same three, in any
+// combination), with the shapes, layouts, leading dimensions, offsets and
+// BLAS semantics of tailor_sgemm; offsets and leading dimensions count
+// elements of the matrix's type. Products are accumulated in f32, and
+// alpha * sum + beta * c is computed in f32 and rounded once to c_type (to
+// nearest even; bf16 NaNs stay NaNs). f16 inputs need no cl_khr_fp16 (they
+// are converted as storage). Each element of the result is within
+// 2 (k + 2) 2^-24 (|alpha| sum_p |a_ip b_pj| + |beta c_ij|) of the exact value
+// of the product of the stored inputs, plus the rounding to c_type (2^-11
+// of the result's magnitude for f16, 2^-8 for bf16); f16 results beyond
+// 65504 become infinities. On NVIDIA devices of CUDA_SM >= 80, f16 and bf16
+// run on tensor cores (mma.sync); elsewhere on a SIMT kernel that converts
+// to float. A single f32 x f32 -> f32 product is tailor_sgemm's.
+// Thread-safety: safe; concurrent calls may share the handle.
+TAILOR_API tailor_status tailor_gemm(tailor_context *ctx, cl_command_queue queue,
+                                     tailor_layout layout, tailor_trans trans_a,
+                                     tailor_trans trans_b, size_t m, size_t n, size_t k, float alpha,
+                                     tailor_dtype ab_type, cl_mem a, size_t a_offset, size_t lda,
+                                     cl_mem b, size_t b_offset, size_t ldb, float beta,
+                                     tailor_dtype c_type, cl_mem c, size_t c_offset, size_t ldc,
+                                     cl_uint num_events_in_wait_list,
+                                     const cl_event *event_wait_list, cl_event *event);
+
+// batch_count products of tailor_gemm: product i reads A at a_offset + i *
+// stride_a, B at b_offset + i * stride_b and writes C at c_offset + i *
+// stride_c (strides count elements). stride_a or stride_b may be 0 (one
+// matrix for every product) or overlap; the C matrices must not overlap one
+// another (stride_c at least the extent of one C, unless batch_count is 1:
+// TAILOR_ERROR_INVALID_ARGUMENT), and the whole C range must not overlap the
+// A or B range of the same buffer. batch_count = 0 is a quick return; at
+// most 2^32 - 1 (else TAILOR_ERROR_UNSUPPORTED).
+// Thread-safety: safe; concurrent calls may share the handle.
+TAILOR_API tailor_status tailor_gemm_strided_batched(
+    tailor_context *ctx, cl_command_queue queue, tailor_layout layout, tailor_trans trans_a,
+    tailor_trans trans_b, size_t m, size_t n, size_t k, float alpha, tailor_dtype ab_type, cl_mem a,
+    size_t a_offset, size_t lda, size_t stride_a, cl_mem b, size_t b_offset, size_t ldb,
+    size_t stride_b, float beta, tailor_dtype c_type, cl_mem c, size_t c_offset, size_t ldc,
+    size_t stride_c, size_t batch_count, cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list, cl_event *event);
+
 // Where a tuning parameter's value (or a build option) came from.
 typedef enum tailor_origin {
     TAILOR_ORIGIN_DEFAULT = 0,  // the built-in default
@@ -401,7 +444,7 @@ TAILOR_API const char *tailor_origin_name(tailor_origin origin);
 // One tuning parameter as the library declares it.
 typedef struct tailor_parameter_info {
     const char *name;      // also its -D define, e.g. "GEMV_ROW_WG"
-    const char *operation; // "reduce", "gemv", "transpose", "sgemm"
+    const char *operation; // "reduce", "gemv", "transpose", "sgemm", "gemm"
     int is_define;         // 1: a -D of the programs that read it; 0: read by the host only
     const char *programs;  // the programs that read it, space-separated ("" for host thresholds)
     int default_value, minimum, maximum;
@@ -427,6 +470,7 @@ typedef enum tailor_operation {
     TAILOR_OP_SGEMV = 1,
     TAILOR_OP_TRANSPOSE = 2, // also somatcopy / domatcopy (scaled = 1)
     TAILOR_OP_SGEMM = 3,
+    TAILOR_OP_GEMM = 4, // tailor_gemm and tailor_gemm_strided_batched
 } tailor_operation;
 
 // One call without its buffers, as tailor_explain takes it. Fields an
@@ -439,13 +483,16 @@ typedef struct tailor_call {
     tailor_trans trans_a, trans_b; // sgemv: trans_a is its trans
     size_t m, n, k;               // reduce: n; sgemv: m x n; transpose: m rows, n columns of A
     tailor_reduce_op reduce_op;
-    tailor_dtype dtype;           // reduce; transpose with scaled = 1 (f32 or f64)
+    tailor_dtype dtype;           // reduce; transpose with scaled = 1 (f32 or f64); gemm: ab_type
     size_t element_bytes;         // transpose (0: 4)
     int scaled;                   // transpose: somatcopy / domatcopy with alpha != 1
     size_t a_offset, b_offset, c_offset; // reduce: a is x; sgemv: a, b is x, c is y
     size_t lda, ldb, ldc;
     long long incx, incy;
     float alpha, beta;
+    tailor_dtype c_type;          // gemm
+    size_t batch;                 // gemm: batch_count (0: 1)
+    size_t stride_a, stride_b, stride_c; // gemm (0 with batch 1)
     uint8_t reserved[64];
 } tailor_call;
 

@@ -40,6 +40,12 @@ static tailor_status run_call(tailor_context *handle, const struct test_device *
         return tailor_sgemm(handle, q, c->layout, c->trans_a, c->trans_b, c->m, c->n, c->k, c->alpha,
                             buffers->a, c->a_offset, c->lda, buffers->b, c->b_offset, c->ldb, c->beta,
                             buffers->c, c->c_offset, c->ldc, 0, NULL, NULL);
+    case TAILOR_OP_GEMM:
+        return tailor_gemm_strided_batched(handle, q, c->layout, c->trans_a, c->trans_b, c->m, c->n, c->k,
+                                           c->alpha, c->dtype, buffers->a, c->a_offset, c->lda, c->stride_a,
+                                           buffers->b, c->b_offset, c->ldb, c->stride_b, c->beta, c->c_type,
+                                           buffers->c, c->c_offset, c->ldc, c->stride_c, c->batch ? c->batch : 1,
+                                           0, NULL, NULL);
     }
     return TAILOR_ERROR_UNKNOWN_OPERATION;
 }
@@ -123,6 +129,16 @@ static void check_calls(const struct test_device *device, const struct buffers *
         {.operation = TAILOR_OP_SGEMM, .m = 1, .n = 45, .k = 30, .lda = 30, .ldb = 30, .ldc = 45,
          .trans_b = T, .trans_a = N, .alpha = 2, .beta = 1},
         {.operation = TAILOR_OP_SGEMM, .m = 12, .n = 9, .k = 5, .lda = 5, .ldb = 9, .ldc = 9, .beta = 0.5f},
+        {.operation = TAILOR_OP_GEMM, .m = 100, .n = 70, .k = 40, .lda = 40, .ldb = 70, .ldc = 70,
+         .dtype = TAILOR_F16, .c_type = TAILOR_F32, .alpha = 1},
+        {.operation = TAILOR_OP_GEMM, .m = 33, .n = 20, .k = 17, .lda = 33, .ldb = 17, .ldc = 33,
+         .layout = TAILOR_COLUMN_MAJOR, .trans_a = T, .dtype = TAILOR_BF16, .c_type = TAILOR_BF16,
+         .alpha = 2, .beta = 1, .batch = 3, .stride_a = 600, .stride_b = 400, .stride_c = 700},
+        {.operation = TAILOR_OP_GEMM, .m = 20, .n = 30, .k = 10, .lda = 10, .ldb = 10, .ldc = 30,
+         .trans_b = T, .dtype = TAILOR_F32, .c_type = TAILOR_F16, .alpha = 1, .batch = 2,
+         .stride_a = 200, .stride_b = 300, .stride_c = 600},
+        {.operation = TAILOR_OP_GEMM, .m = 40, .n = 30, .k = 20, .lda = 20, .ldb = 30, .ldc = 30,
+         .dtype = TAILOR_F32, .c_type = TAILOR_F32, .alpha = 1},
     };
     for (size_t i = 0; i < sizeof calls / sizeof calls[0]; ++i)
         check_call(handle, device, buffers, profile, &calls[i]);

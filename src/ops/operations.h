@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "gemm_kernels.h"
+#include "gemm_tables.h"
 #include "gemv_kernels.h"
 #include "gemv_tables.h"
 #include "reduce_kernels.h"
@@ -21,12 +23,16 @@
     X(OP_REDUCE, "reduce")                                                                          \
     X(OP_GEMV, "gemv")                                                                              \
     X(OP_TRANSPOSE, "transpose")                                                                    \
-    X(OP_SGEMM, "sgemm")
+    X(OP_SGEMM, "sgemm")                                                                            \
+    X(OP_GEMM, "gemm")
 
-#define TAILOR_PROGRAMS(X) REDUCE_PROGRAMS(X) GEMV_PROGRAMS(X) TRANSPOSE_PROGRAMS(X) SGEMM_PROGRAMS(X)
-#define TAILOR_KERNELS(X) REDUCE_KERNELS(X) GEMV_KERNELS(X) TRANSPOSE_KERNELS(X) SGEMM_KERNELS(X)
+#define TAILOR_PROGRAMS(X)                                                                          \
+    REDUCE_PROGRAMS(X) GEMV_PROGRAMS(X) TRANSPOSE_PROGRAMS(X) SGEMM_PROGRAMS(X) GEMM_PROGRAMS(X)
+#define TAILOR_KERNELS(X)                                                                           \
+    REDUCE_KERNELS(X) GEMV_KERNELS(X) TRANSPOSE_KERNELS(X) SGEMM_KERNELS(X) GEMM_KERNELS(X)
 #define TAILOR_PARAMETERS(X)                                                                        \
-    REDUCE_PARAMETERS(X) GEMV_PARAMETERS(X) TRANSPOSE_PARAMETERS(X) SGEMM_PARAMETERS(X)
+    REDUCE_PARAMETERS(X) GEMV_PARAMETERS(X) TRANSPOSE_PARAMETERS(X) SGEMM_PARAMETERS(X)             \
+        GEMM_PARAMETERS(X)
 #define TAILOR_PTX_REQUIREMENTS(X) TRANSPOSE_PTX_REQUIREMENTS(X)
 
 enum operation_id {

@@ -97,6 +97,8 @@ static void normalize(tailor_call *call)
             call->ldc = packed_ld(call->layout, call->m, call->n);
         break;
     }
+    case TAILOR_OP_GEMM: // not searched by the tuner (no tasks)
+        break;
     }
 }
 
@@ -187,6 +189,8 @@ static void extents(const tailor_call *c, size_t *a, size_t *b, size_t *out)
         *out = lines_extent(c->c_offset, row ? c->m : c->n, c->ldc, row ? c->n : c->m);
         break;
     }
+    case TAILOR_OP_GEMM:
+        break;
     }
 }
 
@@ -278,6 +282,8 @@ tailor_status tune_data_run(tailor_context *ctx, cl_command_queue queue, struct 
         return tailor_sgemm(ctx, queue, c->layout, c->trans_a, c->trans_b, c->m, c->n, c->k,
                             c->alpha, d->a, c->a_offset, c->lda, d->b, c->b_offset, c->ldb, c->beta,
                             d->c, c->c_offset, c->ldc, 0, NULL, NULL);
+    case TAILOR_OP_GEMM:
+        break;
     }
     return error_set(TAILOR_ERROR_UNKNOWN_OPERATION, "no operation %d", (int)c->operation);
 }

@@ -1,0 +1,425 @@
+// Mixed-precision GEMM: C = alpha * op(A) * op(B) + beta * C with f16, bf16
+// or f32 inputs (GEMM_IN), products accumulated in f32, C stored as f32, f16
+// or bf16 (a kernel argument: the store is a uniform branch per element).
+// Every kernel takes a batch of matrices a fixed stride apart.
+//
+// The host maps every layout onto row-major C (a column-major call is the
+// row-major call of the transposed product), so the kernels see op(A) as
+// M x K and op(B) as K x N, each stored either K-contiguous or M/N-contiguous.
+//
+// GEMM_KERNELS_MMA (NVIDIA, CUDA_SM >= 80): tensor cores through inline PTX
+// (mma.sync.m16n8k16, f16 or bf16 in, f32 accumulate). Local memory holds
+// 32-bit words, each the two halves of one row at k and k + 1, which is the
+// unit an mma fragment register holds; so every fragment register is one
+// 32-bit local load, conflict-free, whichever way the operand is stored:
+// - K-contiguous operands keep their rows (word [row][k/2]); a row is
+//   padded by 4 words so the 8 rows x 4 k-pairs a fragment reads fall on 32
+//   different banks.
+// - M/N-contiguous operands are interleaved on the way in: two rows of k
+//   become one row of pairs (word [k/2][row]), padded by 8 words.
+// Global loads are 16 bytes where an operand's offset and leading dimension
+// allow it and the chunk lies inside the matrix, else half by half with
+// zeros outside (edges, k tails). The next tile's loads are issued before
+// this tile's mma and stored after them into the other local buffer: one
+// barrier per tile.
+//
+// GEMM_KERNELS_SIMT (every device): local-memory tiles converted to float,
+// register tiles of TM x TN per work-item.
+#include "prelude.cl"
+
+#if !defined(GEMM_KERNELS) || !defined(GEMM_IN)
+#error "the build options must define GEMM_KERNELS and GEMM_IN"
+#endif
+
+#define INLINE static inline __attribute__((always_inline))
+
+// The epilogue: c = alpha * acc + beta * c in the C type the call names.
+// beta == 0 does not read C.
+INLINE float gemm_load_c(__global const void *c, ulong i, uint c_type)
+{
+    if (c_type == GEMM_TYPE_F32)
+        return ((__global const float *)c)[i];
+    if (c_type == GEMM_TYPE_F16)
+        return vload_half(i, (__global const half *)c);
+    return as_float((uint)((__global const ushort *)c)[i] << 16);
+}
+
+// Round to nearest even; NaN stays a (quiet) NaN.
+INLINE ushort gemm_to_bf16(float v)
+{
+    uint u = as_uint(v);
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+        return (ushort)((u >> 16) | 0x40u);
+    return (ushort)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
+INLINE void gemm_store(__global void *c, ulong i, uint c_type, float acc, float alpha, float beta)
+{
+    float v = alpha * acc;
+    if (beta != 0.0f)
+        v += beta * gemm_load_c(c, i, c_type);
+    if (c_type == GEMM_TYPE_F32)
+        ((__global float *)c)[i] = v;
+    else if (c_type == GEMM_TYPE_F16)
+        vstore_half_rte(v, i, (__global half *)c);
+    else
+        ((__global ushort *)c)[i] = gemm_to_bf16(v);
+}
+
+// The tile (row, column of tiles) of a group: SWIZZLE tile rows form a band
+// walked column by column, so groups running together share panels in L2.
+INLINE uint2 gemm_tile(uint tiles_m, uint tiles_n, uint swizzle)
+{
+    uint id = (uint)get_group_id(0);
+    uint band = id / (swizzle * tiles_n), in_band = id % (swizzle * tiles_n);
+    uint rows = min(swizzle, tiles_m - band * swizzle);
+    return (uint2)(band * swizzle + in_band % rows, in_band / rows);
+}
+
+#define GEMM_ARGS                                                                                  \
+    uint m, uint n, uint k, float alpha, float beta, __global const GEMM_IN_T *a, ulong a_offset,  \
+        ulong lda, ulong stride_a, __global const GEMM_IN_T *b, ulong b_offset, ulong ldb,          \
+        ulong stride_b, __global void *c, ulong c_offset, ulong ldc, ulong stride_c, uint c_type,   \
+        uint batch, uint vector_a, uint vector_b
+
+#if GEMM_KERNELS == GEMM_KERNELS_MMA
+// ---------------------------------------------------------------------------
+#if DEVICE != DEVICE_NVIDIA || CUDA_SM < 80
+#error "the mma kernels need NVIDIA CUDA_SM >= 80"
+#endif
+#if GEMM_IN == GEMM_TYPE_F16
+#define MMA_PTX "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
+#elif GEMM_IN == GEMM_TYPE_BF16
+#define MMA_PTX "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"
+#else
+#error "the mma kernels take f16 or bf16"
+#endif
+#define GEMM_IN_T ushort
+
+#if GEMM_TILES == GEMM_TILES_SMALL
+#define BM GEMM_MMA_SMALL_BM
+#define BN GEMM_MMA_SMALL_BN
+#define BK GEMM_MMA_SMALL_BK
+#define WARPS_M GEMM_MMA_SMALL_WARPS_M
+#define WARPS_N GEMM_MMA_SMALL_WARPS_N
+#else
+#define BM GEMM_MMA_BM
+#define BN GEMM_MMA_BN
+#define BK GEMM_MMA_BK
+#define WARPS_M GEMM_MMA_WARPS_M
+#define WARPS_N GEMM_MMA_WARPS_N
+#endif
+#define THREADS (32 * WARPS_M * WARPS_N)
+#define WM (BM / WARPS_M) // a warp's rows of C
+#define WN (BN / WARPS_N)
+#define MI (WM / 16)      // mma tiles of a warp along m
+#define NJ (WN / 8)
+#define KW (BK / 2)       // words of a K-contiguous local row
+#define PITCH_K (KW + 4)
+#define PITCH_PAIR(X) ((X) + 8)
+// Local words of an operand tile of X rows, either way it is stored.
+#define TILE_WORDS(X) ((X) * PITCH_K > KW * PITCH_PAIR(X) ? (X) * PITCH_K : KW * PITCH_PAIR(X))
+// 16-byte chunks of an operand tile, per work-item.
+#define CHUNKS(X) ((X) * BK / 8 / THREADS)
+
+#if WM % 16 || WN % 8 || BK % 16 || (BM * BK / 8) % THREADS || (BN * BK / 8) % THREADS ||         \
+    (BM * BK / 16) % THREADS || (BN * BK / 16) % THREADS
+#error "the mma tile shape does not divide into warps and 16-byte chunks"
+#endif
+
+// The tiles are written and read as 16-byte vectors.
+#define LOCAL_ALIGN __attribute__((aligned(16)))
+
+INLINE uint pack_pair(ushort lo, ushort hi)
+{
+    return (uint)lo | ((uint)hi << 16);
+}
+
+// One 16-byte chunk of an operand: 8 halves along the contiguous dimension
+// starting at (line, first), zeros outside lines x extent.
+INLINE uint4 load_chunk(__global const ushort *p, ulong ld, uint line, uint lines, uint first,
+                        uint extent, uint vector)
+{
+    __global const ushort *q = p + (ulong)line * ld + first;
+    if (vector && line < lines && first + 8 <= extent)
+        return *(__global const uint4 *)q;
+    ushort h[8];
+    #pragma unroll
+    for (int i = 0; i < 8; i++)
+        h[i] = line < lines && first + i < extent ? q[i] : (ushort)0;
+    return (uint4)(pack_pair(h[0], h[1]), pack_pair(h[2], h[3]), pack_pair(h[4], h[5]),
+                   pack_pair(h[6], h[7]));
+}
+
+// The global loads of one operand tile (X rows of op(A) or columns of op(B),
+// BK steps of k from k0) into registers. K-contiguous: chunk q is row
+// q / (BK/8), k-chunk q % (BK/8). Otherwise pair-job q is k-pair q / (X/8),
+// row-chunk q % (X/8), loaded as two chunks (k and k + 1).
+INLINE void load_tile(uint4 *regs, __global const ushort *p, ulong ld, uint row0, uint rows,
+                      uint k0, uint k, int k_contiguous, uint X, uint vector)
+{
+    uint tid = (uint)get_local_id(0);
+    if (k_contiguous) {
+        #pragma unroll
+        for (int r = 0; r < CHUNKS(X); r++) {
+            uint q = tid + (uint)r * THREADS;
+            regs[r] = load_chunk(p, ld, row0 + q / (BK / 8), rows, k0 + q % (BK / 8) * 8, k,
+                                 vector);
+        }
+    } else {
+        #pragma unroll
+        for (int r = 0; r < CHUNKS(X) / 2; r++) {
+            uint q = tid + (uint)r * THREADS;
+            uint kk = k0 + q / (X / 8) * 2, first = row0 + q % (X / 8) * 8;
+            regs[2 * r] = load_chunk(p, ld, kk, k, first, rows, vector);
+            regs[2 * r + 1] = load_chunk(p, ld, kk + 1, k, first, rows, vector);
+        }
+    }
+}
+
+INLINE void store_tile(__local uint *tile, const uint4 *regs, int k_contiguous, uint X)
+{
+    uint tid = (uint)get_local_id(0);
+    if (k_contiguous) {
+        #pragma unroll
+        for (int r = 0; r < CHUNKS(X); r++) {
+            uint q = tid + (uint)r * THREADS;
+            *(__local uint4 *)(tile + q / (BK / 8) * PITCH_K + q % (BK / 8) * 4) = regs[r];
+        }
+    } else {
+        #pragma unroll
+        for (int r = 0; r < CHUNKS(X) / 2; r++) {
+            uint q = tid + (uint)r * THREADS;
+            uint4 lo = regs[2 * r], hi = regs[2 * r + 1];
+            __local uint *row = tile + q / (X / 8) * PITCH_PAIR(X) + q % (X / 8) * 8;
+            // Word i of the row pairs half i of line k with half i of line k + 1.
+            *(__local uint4 *)row =
+                (uint4)((lo.x & 0xffffu) | (hi.x << 16), (lo.x >> 16) | (hi.x & 0xffff0000u),
+                        (lo.y & 0xffffu) | (hi.y << 16), (lo.y >> 16) | (hi.y & 0xffff0000u));
+            *(__local uint4 *)(row + 4) =
+                (uint4)((lo.z & 0xffffu) | (hi.z << 16), (lo.z >> 16) | (hi.z & 0xffff0000u),
+                        (lo.w & 0xffffu) | (hi.w << 16), (lo.w >> 16) | (hi.w & 0xffff0000u));
+        }
+    }
+}
+
+// The word holding (row, k-pair kp) of an operand tile of X rows.
+INLINE uint tile_word(__local const uint *tile, uint row, uint kp, int k_contiguous, uint X)
+{
+    return k_contiguous ? tile[row * PITCH_K + kp] : tile[kp * PITCH_PAIR(X) + row];
+}
+
+INLINE void mma(float *d, uint a0, uint a1, uint a2, uint a3, uint b0, uint b1)
+{
+    __asm__(MMA_PTX " {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+            : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+            : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+}
+
+INLINE void gemm_mma_body(GEMM_ARGS, __local uint (*a_tile)[TILE_WORDS(BM)],
+                          __local uint (*b_tile)[TILE_WORDS(BN)], int a_kc, int b_kc)
+{
+    uint tiles_m = (m + BM - 1) / BM, tiles_n = (n + BN - 1) / BN;
+    uint2 tile = gemm_tile(tiles_m, tiles_n, GEMM_SWIZZLE);
+    uint m0 = tile.x * BM, n0 = tile.y * BN;
+    uint lane = (uint)get_local_id(0) % 32, warp = (uint)get_local_id(0) / 32;
+    uint g = lane / 4, t = lane % 4;
+    uint wm = warp / WARPS_N * WM, wn = warp % WARPS_N * WN;
+    uint tiles_k = (k + BK - 1) / BK;
+
+    for (uint z = (uint)get_group_id(1); z < batch; z += (uint)get_num_groups(1)) {
+        __global const ushort *pa = a + a_offset + z * stride_a;
+        __global const ushort *pb = b + b_offset + z * stride_b;
+        float acc[MI][NJ][4];
+        #pragma unroll
+        for (int i = 0; i < MI; i++)
+            #pragma unroll
+            for (int j = 0; j < NJ; j++)
+                #pragma unroll
+                for (int r = 0; r < 4; r++)
+                    acc[i][j][r] = 0.0f;
+        uint4 a_regs[CHUNKS(BM)], b_regs[CHUNKS(BN)];
+        if (tiles_k > 0) {
+            load_tile(a_regs, pa, lda, m0, m, 0, k, a_kc, BM, vector_a);
+            load_tile(b_regs, pb, ldb, n0, n, 0, k, b_kc, BN, vector_b);
+            store_tile(a_tile[0], a_regs, a_kc, BM);
+            store_tile(b_tile[0], b_regs, b_kc, BN);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint kt = 0; kt < tiles_k; kt++) {
+            uint cur = GEMM_MMA_DOUBLE_BUFFER ? kt & 1 : 0;
+            int more = kt + 1 < tiles_k;
+            if (more) {
+                load_tile(a_regs, pa, lda, m0, m, (kt + 1) * BK, k, a_kc, BM, vector_a);
+                load_tile(b_regs, pb, ldb, n0, n, (kt + 1) * BK, k, b_kc, BN, vector_b);
+            }
+            __local const uint *at = a_tile[cur], *bt = b_tile[cur];
+            #pragma unroll
+            for (uint ks = 0; ks < BK / 16; ks++) {
+                uint kp = ks * 8 + t;
+                uint bf[NJ][2];
+                #pragma unroll
+                for (int j = 0; j < NJ; j++) {
+                    uint col = wn + (uint)j * 8 + g;
+                    bf[j][0] = tile_word(bt, col, kp, b_kc, BN);
+                    bf[j][1] = tile_word(bt, col, kp + 4, b_kc, BN);
+                }
+                #pragma unroll
+                for (int i = 0; i < MI; i++) {
+                    uint row = wm + (uint)i * 16 + g;
+                    uint a0 = tile_word(at, row, kp, a_kc, BM);
+                    uint a1 = tile_word(at, row + 8, kp, a_kc, BM);
+                    uint a2 = tile_word(at, row, kp + 4, a_kc, BM);
+                    uint a3 = tile_word(at, row + 8, kp + 4, a_kc, BM);
+                    #pragma unroll
+                    for (int j = 0; j < NJ; j++)
+                        mma(acc[i][j], a0, a1, a2, a3, bf[j][0], bf[j][1]);
+                }
+            }
+            if (more) {
+#if GEMM_MMA_DOUBLE_BUFFER
+                store_tile(a_tile[cur ^ 1], a_regs, a_kc, BM);
+                store_tile(b_tile[cur ^ 1], b_regs, b_kc, BN);
+#else
+                barrier(CLK_LOCAL_MEM_FENCE);
+                store_tile(a_tile[0], a_regs, a_kc, BM);
+                store_tile(b_tile[0], b_regs, b_kc, BN);
+#endif
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        ulong base = c_offset + z * stride_c;
+        #pragma unroll
+        for (int i = 0; i < MI; i++)
+            #pragma unroll
+            for (int j = 0; j < NJ; j++)
+                #pragma unroll
+                for (int r = 0; r < 4; r++) {
+                    uint row = m0 + wm + (uint)i * 16 + g + (r >= 2 ? 8 : 0);
+                    uint col = n0 + wn + (uint)j * 8 + t * 2 + (uint)(r & 1);
+                    if (row < m && col < n)
+                        gemm_store(c, base + (ulong)row * ldc + col, c_type, acc[i][j][r], alpha,
+                                   beta);
+                }
+    }
+}
+
+#define GEMM_KERNEL(name, a_kc, b_kc)                                                              \
+    __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void name(GEMM_ARGS)             \
+    {                                                                                              \
+        __local uint a_tile[1 + GEMM_MMA_DOUBLE_BUFFER][TILE_WORDS(BM)] LOCAL_ALIGN;               \
+        __local uint b_tile[1 + GEMM_MMA_DOUBLE_BUFFER][TILE_WORDS(BN)] LOCAL_ALIGN;               \
+        gemm_mma_body(m, n, k, alpha, beta, a, a_offset, lda, stride_a, b, b_offset, ldb,          \
+                      stride_b, c, c_offset, ldc, stride_c, c_type, batch, vector_a, vector_b,     \
+                      a_tile, b_tile, a_kc, b_kc);                                                 \
+    }
+GEMM_KERNEL(gemm_mma_nn, 1, 0)
+GEMM_KERNEL(gemm_mma_nt, 1, 1)
+GEMM_KERNEL(gemm_mma_tn, 0, 0)
+GEMM_KERNEL(gemm_mma_tt, 0, 1)
+
+#elif GEMM_KERNELS == GEMM_KERNELS_SIMT
+// ---------------------------------------------------------------------------
+#if GEMM_IN == GEMM_TYPE_F16
+#define GEMM_IN_T ushort
+#define LOAD_IN(p, i) vload_half(i, (__global const half *)(p))
+#elif GEMM_IN == GEMM_TYPE_BF16
+#define GEMM_IN_T ushort
+#define LOAD_IN(p, i) as_float((uint)(p)[i] << 16)
+#else
+#define GEMM_IN_T float
+#define LOAD_IN(p, i) ((p)[i])
+#endif
+
+#define BM GEMM_SIMT_BM
+#define BN GEMM_SIMT_BN
+#define BK GEMM_SIMT_BK
+#define TM GEMM_SIMT_TM
+#define TN GEMM_SIMT_TN
+#define TX (BN / TN)
+#define TY (BM / TM)
+#define THREADS (TX * TY)
+
+#if BM % TM || BN % TN || (BM * BK) % THREADS || (BN * BK) % THREADS
+#error "the SIMT tile shape does not divide into work-items"
+#endif
+
+// An operand tile of X rows x BK steps of k, converted to float and stored
+// k-major ([k][row]). Consecutive work-items take consecutive elements of
+// whichever dimension is contiguous in memory.
+INLINE void simt_load(__local float *tile, __global const GEMM_IN_T *p, ulong ld, uint row0,
+                      uint rows, uint k0, uint k, int k_contiguous, uint X)
+{
+    uint tid = (uint)get_local_id(0);
+    for (uint e = tid; e < X * BK; e += THREADS) {
+        uint r = k_contiguous ? e / BK : e % X, kk = k_contiguous ? e % BK : e / X;
+        uint row = row0 + r, step = k0 + kk;
+        float v = 0.0f;
+        if (row < rows && step < k)
+            v = k_contiguous ? LOAD_IN(p, (ulong)row * ld + step) : LOAD_IN(p, (ulong)step * ld + row);
+        tile[kk * (X + 1) + r] = v;
+    }
+}
+
+INLINE void gemm_simt_body(GEMM_ARGS, __local float *a_tile, __local float *b_tile, int a_kc,
+                           int b_kc)
+{
+    uint tiles_m = (m + BM - 1) / BM, tiles_n = (n + BN - 1) / BN;
+    uint2 tile = gemm_tile(tiles_m, tiles_n, 1);
+    uint m0 = tile.x * BM, n0 = tile.y * BN;
+    uint tx = (uint)get_local_id(0) % TX, ty = (uint)get_local_id(0) / TX;
+
+    for (uint z = (uint)get_group_id(1); z < batch; z += (uint)get_num_groups(1)) {
+        __global const GEMM_IN_T *pa = a + a_offset + z * stride_a;
+        __global const GEMM_IN_T *pb = b + b_offset + z * stride_b;
+        float acc[TM][TN];
+        for (int i = 0; i < TM; i++)
+            for (int j = 0; j < TN; j++)
+                acc[i][j] = 0.0f;
+        for (uint k0 = 0; k0 < k; k0 += BK) {
+            simt_load(a_tile, pa, lda, m0, m, k0, k, a_kc, BM);
+            simt_load(b_tile, pb, ldb, n0, n, k0, k, b_kc, BN);
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (uint kk = 0; kk < BK; kk++) {
+                float av[TM], bv[TN];
+                // Work-items of a row are TX apart in their columns: strided
+                // micro-tiles, so neighbours read neighbouring words.
+                for (int i = 0; i < TM; i++)
+                    av[i] = a_tile[kk * (BM + 1) + ty + (uint)i * TY];
+                for (int j = 0; j < TN; j++)
+                    bv[j] = b_tile[kk * (BN + 1) + tx + (uint)j * TX];
+                for (int i = 0; i < TM; i++)
+                    for (int j = 0; j < TN; j++)
+                        acc[i][j] = fma(av[i], bv[j], acc[i][j]);
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        ulong base = c_offset + z * stride_c;
+        for (int i = 0; i < TM; i++)
+            for (int j = 0; j < TN; j++) {
+                uint row = m0 + ty + (uint)i * TY, col = n0 + tx + (uint)j * TX;
+                if (row < m && col < n)
+                    gemm_store(c, base + (ulong)row * ldc + col, c_type, acc[i][j], alpha, beta);
+            }
+    }
+    (void)vector_a;
+    (void)vector_b;
+}
+
+#define GEMM_KERNEL(name, a_kc, b_kc)                                                              \
+    __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void name(GEMM_ARGS)             \
+    {                                                                                              \
+        __local float a_tile[BK * (BM + 1)];                                                       \
+        __local float b_tile[BK * (BN + 1)];                                                       \
+        gemm_simt_body(m, n, k, alpha, beta, a, a_offset, lda, stride_a, b, b_offset, ldb,         \
+                       stride_b, c, c_offset, ldc, stride_c, c_type, batch, vector_a, vector_b,    \
+                       a_tile, b_tile, a_kc, b_kc);                                                \
+    }
+GEMM_KERNEL(gemm_simt_nn, 1, 0)
+GEMM_KERNEL(gemm_simt_nt, 1, 1)
+GEMM_KERNEL(gemm_simt_tn, 0, 0)
+GEMM_KERNEL(gemm_simt_tt, 0, 1)
+
+#else
+#error "GEMM_KERNELS names no kernel set"
+#endif

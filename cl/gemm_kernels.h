@@ -1,0 +1,18 @@
+// The mixed-precision GEMM's kernels, named once for the host (src/ops/gemm)
+// and the source (gemm.cl): id, entry point, the programs that hold it,
+// variant (the host adds the tile set and types). nn/nt/tn/tt: whether op(A)
+// and op(B) of the row-major call are stored transposed.
+#ifndef TAILOR_GEMM_KERNELS_H
+#define TAILOR_GEMM_KERNELS_H
+
+#define GEMM_KERNELS(X)                                                                             \
+    X(GEMM_MMA_NN, gemm_mma_nn, GEMM_MMA_SET, "mma")                                                \
+    X(GEMM_MMA_NT, gemm_mma_nt, GEMM_MMA_SET, "mma")                                                \
+    X(GEMM_MMA_TN, gemm_mma_tn, GEMM_MMA_SET, "mma")                                                \
+    X(GEMM_MMA_TT, gemm_mma_tt, GEMM_MMA_SET, "mma")                                                \
+    X(GEMM_SIMT_NN, gemm_simt_nn, GEMM_SIMT_SET, "simt")                                            \
+    X(GEMM_SIMT_NT, gemm_simt_nt, GEMM_SIMT_SET, "simt")                                            \
+    X(GEMM_SIMT_TN, gemm_simt_tn, GEMM_SIMT_SET, "simt")                                            \
+    X(GEMM_SIMT_TT, gemm_simt_tt, GEMM_SIMT_SET, "simt")
+
+#endif

@@ -1,0 +1,523 @@
+// tailor_gemm and tailor_gemm_strided_batched: argument checks, the
+// column-major to row-major mapping, and the choice between the tensor-core
+// kernels (NVIDIA CUDA_SM >= 80, f16 and bf16) in their big or small tile set
+// and the SIMT kernels of cl/gemm.cl. A single f32 x f32 -> f32 product is
+// handed to tailor_sgemm.
+#include "gemm.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "checks.h"
+#include "context.h"
+#include "error.h"
+#include "launch.h"
+#include "symbols.h"
+
+// The kernels index rows, columns and k with 32-bit integers, and the batch.
+#define GEMM_MAX_DIMENSION ((size_t)INT32_MAX)
+#define GEMM_MAX_BATCH ((size_t)UINT32_MAX)
+
+// Groups along launch dimension 1 (the batch): CUDA's grid limit; the
+// kernels walk the batch in steps of the groups launched.
+#define MAX_BATCH_GROUPS ((size_t)65535)
+
+_Static_assert(GEMM_TYPE_F32 == TAILOR_F32 && GEMM_TYPE_F16 == TAILOR_F16 &&
+                   GEMM_TYPE_BF16 == TAILOR_BF16,
+               "the kernels' c_type values are tailor_dtype's");
+
+// One call in row-major terms (after the column-major swap).
+struct gemm_call {
+    tailor_context *ctx;
+    cl_command_queue queue;
+    cl_uint m, n, k;
+    cl_float alpha, beta;
+    tailor_dtype ab_type, c_type;
+    int a_mn_contig; // op(A) is stored transposed: element (i, p) at a[p * lda + i]
+    int b_k_contig;  // op(B) is stored transposed: element (p, j) at b[j * ldb + p]
+    cl_mem a, b, c;
+    cl_ulong a_offset, lda, stride_a, b_offset, ldb, stride_b, c_offset, ldc, stride_c;
+    cl_ulong batch;
+    int scale_only; // k = 0 or alpha = 0: C = beta * C, A and B not read
+    cl_uint wait_count;
+    const cl_event *wait_list;
+    cl_event *event;
+};
+
+static size_t element_bytes(tailor_dtype type)
+{
+    return type == TAILOR_F32 ? sizeof(cl_float) : sizeof(cl_ushort);
+}
+
+static const char *type_name(tailor_dtype type)
+{
+    return type == TAILOR_F32 ? "f32" : type == TAILOR_F16 ? "f16" : "bf16";
+}
+
+// Tensor cores are a probed fact: NVIDIA's compute capability and the PTX ISA
+// its driver takes (mma.sync.m16n8k16 with f16 and bf16: sm_80, PTX 7.0).
+static int has_mma(const struct profile *profile)
+{
+    return profile->kind == TAILOR_DEVICE_KIND_NVIDIA && profile->cuda_sm >= 80 &&
+           profile->ptx_isa >= 70;
+}
+
+static size_t max_group(const tailor_device_info *facts)
+{
+    return facts->max_work_group_size ? facts->max_work_group_size : 1024;
+}
+
+// A tensor-core tile set splits into warps whose tiles are whole mma tiles
+// (16 x 8), each operand tile into 16-byte chunks and pairs of them per
+// work-item, and fits the work-group size and local memory (the words of
+// either storage of each operand: rows padded by 4 words, or pairs of rows
+// padded by 8).
+static tailor_status check_mma_tiles(const int *t, const tailor_device_info *facts, int small)
+{
+    const char *set = small ? "GEMM_MMA_SMALL_" : "GEMM_MMA_";
+    int bm = t[small ? TUNE_GEMM_MMA_SMALL_BM : TUNE_GEMM_MMA_BM];
+    int bn = t[small ? TUNE_GEMM_MMA_SMALL_BN : TUNE_GEMM_MMA_BN];
+    int bk = t[small ? TUNE_GEMM_MMA_SMALL_BK : TUNE_GEMM_MMA_BK];
+    int warps_m = t[small ? TUNE_GEMM_MMA_SMALL_WARPS_M : TUNE_GEMM_MMA_WARPS_M];
+    int warps_n = t[small ? TUNE_GEMM_MMA_SMALL_WARPS_N : TUNE_GEMM_MMA_WARPS_N];
+    int threads = 32 * warps_m * warps_n;
+    REQUIRE(bm % (16 * warps_m) == 0 && bn % (8 * warps_n) == 0, TAILOR_ERROR_INVALID_PROFILE,
+            "%sBM / WARPS_M must be a multiple of 16 and %sBN / WARPS_N of 8", set, set);
+    REQUIRE((bm * bk / 16) % threads == 0 && (bn * bk / 16) % threads == 0,
+            TAILOR_ERROR_INVALID_PROFILE,
+            "%s tiles (%dx%dx%d) do not split into pairs of 16-byte loads for %d work-items", set,
+            bm, bn, bk, threads);
+    REQUIRE((size_t)threads <= max_group(facts), TAILOR_ERROR_INVALID_PROFILE,
+            "%s tiles need %d work-items a group; the device takes %zu", set, threads,
+            max_group(facts));
+    size_t words_a = (size_t)bm * (bk / 2 + 4), pairs_a = (size_t)(bk / 2) * (bm + 8);
+    size_t words_b = (size_t)bn * (bk / 2 + 4), pairs_b = (size_t)(bk / 2) * (bn + 8);
+    size_t local_bytes = sizeof(cl_uint) * (size_t)(1 + t[TUNE_GEMM_MMA_DOUBLE_BUFFER]) *
+                         ((words_a > pairs_a ? words_a : pairs_a) + (words_b > pairs_b ? words_b : pairs_b));
+    REQUIRE(local_memory_fits(facts, local_bytes), TAILOR_ERROR_INVALID_PROFILE,
+            "%s tiles need %zu bytes of local memory; the device has %llu", set, local_bytes,
+            (unsigned long long)facts->local_mem_bytes);
+    return TAILOR_SUCCESS;
+}
+
+static tailor_status check(const struct profile *profile, const tailor_device_info *facts)
+{
+    const int *t = profile->tune;
+    int bm = t[TUNE_GEMM_SIMT_BM], bn = t[TUNE_GEMM_SIMT_BN], bk = t[TUNE_GEMM_SIMT_BK];
+    int tm = t[TUNE_GEMM_SIMT_TM], tn = t[TUNE_GEMM_SIMT_TN];
+    REQUIRE(bm % tm == 0 && bn % tn == 0, TAILOR_ERROR_INVALID_PROFILE,
+            "GEMM_SIMT_TM must divide GEMM_SIMT_BM and GEMM_SIMT_TN GEMM_SIMT_BN");
+    int threads = (bm / tm) * (bn / tn);
+    REQUIRE((size_t)threads <= max_group(facts), TAILOR_ERROR_INVALID_PROFILE,
+            "the SIMT tiles need %d work-items a group; the device takes %zu", threads,
+            max_group(facts));
+    REQUIRE((bm * bk) % threads == 0 && (bn * bk) % threads == 0, TAILOR_ERROR_INVALID_PROFILE,
+            "the SIMT tiles (%dx%dx%d) do not split evenly over %d work-items", bm, bn, bk,
+            threads);
+    size_t local_bytes = sizeof(cl_float) * (size_t)bk * (size_t)(bm + 1 + bn + 1);
+    REQUIRE(local_memory_fits(facts, local_bytes), TAILOR_ERROR_INVALID_PROFILE,
+            "the SIMT tiles need %zu bytes of local memory; the device has %llu", local_bytes,
+            (unsigned long long)facts->local_mem_bytes);
+    if (!has_mma(profile))
+        return TAILOR_SUCCESS;
+    tailor_status status = check_mma_tiles(t, facts, 0);
+    return status == TAILOR_SUCCESS ? check_mma_tiles(t, facts, 1) : status;
+}
+
+static int launches_program(const struct profile *profile, enum program_id program)
+{
+    return !(((uint64_t)1 << program) & GEMM_MMA_SET) || has_mma(profile);
+}
+
+// The launch: one kernel, tiles along dimension 0, the batch along 1.
+struct gemm_plan {
+    struct op_plan op;
+    size_t threads, tiles;
+};
+
+static size_t ceil_div(size_t a, size_t b)
+{
+    return (a + b - 1) / b;
+}
+
+static size_t tiles_of(const struct gemm_call *c, int bm, int bn)
+{
+    return ceil_div(c->m, (size_t)bm) * ceil_div(c->n, (size_t)bn);
+}
+
+static int uses_mma(const struct gemm_call *c)
+{
+    return c->ab_type != TAILOR_F32 && tune(c->ctx, TUNE_GEMM_MMA) && has_mma(&c->ctx->profile);
+}
+
+static void plan_call(const struct gemm_call *c, struct gemm_plan *p)
+{
+    const char *orientation[4] = {"nn", "nt", "tn", "tt"};
+    int which = 2 * c->a_mn_contig + c->b_k_contig;
+    int f16 = c->ab_type == TAILOR_F16;
+    p->op.launches = 1;
+    if (uses_mma(c)) {
+        int big_m = tune(c->ctx, TUNE_GEMM_MMA_BM), big_n = tune(c->ctx, TUNE_GEMM_MMA_BN);
+        int small_m = tune(c->ctx, TUNE_GEMM_MMA_SMALL_BM), small_n = tune(c->ctx, TUNE_GEMM_MMA_SMALL_BN);
+        size_t big = tiles_of(c, big_m, big_n);
+        size_t wanted = (size_t)c->ctx->info.compute_units *
+                        (size_t)tune(c->ctx, TUNE_GEMM_SMALL_PERCENT) / 100;
+        // Small tiles where the big ones leave too few groups, or pad the
+        // matrices with a quarter more work than the small ones do (the
+        // percentage 0: never).
+        double big_area = (double)big * big_m * big_n;
+        double small_area = (double)tiles_of(c, small_m, small_n) * small_m * small_n;
+        int small = wanted > 0 && (big * c->batch < wanted || big_area > 1.25 * small_area);
+        p->op.program = small ? (f16 ? PROGRAM_GEMM_MMA_SMALL_F16 : PROGRAM_GEMM_MMA_SMALL_BF16)
+                              : (f16 ? PROGRAM_GEMM_MMA_F16 : PROGRAM_GEMM_MMA_BF16);
+        p->op.kernel = (enum kernel_id)(KERNEL_GEMM_MMA_NN + which);
+        enum param_id bm = small ? TUNE_GEMM_MMA_SMALL_BM : TUNE_GEMM_MMA_BM;
+        enum param_id bn = small ? TUNE_GEMM_MMA_SMALL_BN : TUNE_GEMM_MMA_BN;
+        enum param_id wm = small ? TUNE_GEMM_MMA_SMALL_WARPS_M : TUNE_GEMM_MMA_WARPS_M;
+        enum param_id wn = small ? TUNE_GEMM_MMA_SMALL_WARPS_N : TUNE_GEMM_MMA_WARPS_N;
+        p->threads = 32 * (size_t)tune(c->ctx, wm) * (size_t)tune(c->ctx, wn);
+        p->tiles = tiles_of(c, tune(c->ctx, bm), tune(c->ctx, bn));
+        snprintf(p->op.variant, sizeof p->op.variant, "mma-%s-%dx%d:%s:%s->%s",
+                 small ? "small" : "big", tune(c->ctx, bm), tune(c->ctx, bn), orientation[which],
+                 type_name(c->ab_type), type_name(c->c_type));
+        return;
+    }
+    p->op.program = c->ab_type == TAILOR_F32   ? PROGRAM_GEMM_SIMT_F32
+                    : c->ab_type == TAILOR_F16 ? PROGRAM_GEMM_SIMT_F16
+                                               : PROGRAM_GEMM_SIMT_BF16;
+    p->op.kernel = (enum kernel_id)(KERNEL_GEMM_SIMT_NN + which);
+    int bm = tune(c->ctx, TUNE_GEMM_SIMT_BM), bn = tune(c->ctx, TUNE_GEMM_SIMT_BN);
+    p->threads = (size_t)(bm / tune(c->ctx, TUNE_GEMM_SIMT_TM)) *
+                 (size_t)(bn / tune(c->ctx, TUNE_GEMM_SIMT_TN));
+    p->tiles = tiles_of(c, bm, bn);
+    snprintf(p->op.variant, sizeof p->op.variant, "simt-%dx%d:%s:%s->%s", bm, bn,
+             orientation[which], type_name(c->ab_type), type_name(c->c_type));
+}
+
+// 16-byte loads need the matrix's every line, and every matrix of the batch,
+// to start on 8 halves (the buffer itself is aligned far beyond).
+static cl_uint vector_loads(const struct gemm_call *c, cl_ulong offset, cl_ulong ld, cl_ulong stride)
+{
+    return offset % 8 == 0 && ld % 8 == 0 && (c->batch == 1 || stride % 8 == 0);
+}
+
+static tailor_status launch(const struct gemm_call *c, const struct gemm_plan *p)
+{
+    struct kernel_args args = {0};
+    args_u32(&args, c->m);
+    args_u32(&args, c->n);
+    args_u32(&args, c->scale_only ? 0 : c->k);
+    args_f32(&args, c->scale_only ? 0.0f : c->alpha);
+    args_f32(&args, c->beta);
+    // With nothing to multiply, A and B are neither checked nor read: C stands in.
+    args_mem(&args, c->scale_only ? c->c : c->a);
+    args_u64(&args, c->a_offset);
+    args_u64(&args, c->lda);
+    args_u64(&args, c->stride_a);
+    args_mem(&args, c->scale_only ? c->c : c->b);
+    args_u64(&args, c->b_offset);
+    args_u64(&args, c->ldb);
+    args_u64(&args, c->stride_b);
+    args_mem(&args, c->c);
+    args_u64(&args, c->c_offset);
+    args_u64(&args, c->ldc);
+    args_u64(&args, c->stride_c);
+    args_u32(&args, (cl_uint)c->c_type);
+    args_u32(&args, (cl_uint)c->batch);
+    args_u32(&args, vector_loads(c, c->a_offset, c->lda, c->stride_a));
+    args_u32(&args, vector_loads(c, c->b_offset, c->ldb, c->stride_b));
+    size_t batch_groups = c->batch < MAX_BATCH_GROUPS ? (size_t)c->batch : MAX_BATCH_GROUPS;
+    size_t global[2] = {p->tiles * p->threads, batch_groups}, local[2] = {p->threads, 1};
+    return kernel_launch(c->ctx, p->op.program, p->op.kernel, &args, c->queue, 2, global, local,
+                         c->wait_count, c->wait_list, c->event);
+}
+
+// How each matrix lies in memory: op(A) is m x k, op(B) k x n, C m x n, each
+// stored by rows in row-major layout and by columns in column-major.
+struct stored {
+    size_t lines, length;
+};
+
+struct storage {
+    struct stored a, b, c;
+};
+
+static struct storage storage_of(tailor_layout layout, tailor_trans trans_a, tailor_trans trans_b,
+                                 size_t m, size_t n, size_t k)
+{
+    int row_major = layout == TAILOR_ROW_MAJOR;
+    int a_as_is = (trans_a == TAILOR_NO_TRANS) == row_major;
+    int b_as_is = (trans_b == TAILOR_NO_TRANS) == row_major;
+    return (struct storage){{a_as_is ? m : k, a_as_is ? k : m},
+                            {b_as_is ? k : n, b_as_is ? n : k},
+                            {row_major ? m : n, row_major ? n : m}};
+}
+
+static size_t extent_of(struct stored s, size_t ld)
+{
+    return s.lines && s.length ? (s.lines - 1) * ld + s.length : 0;
+}
+
+// Elements from the first matrix's offset to the last matrix's last element,
+// or SIZE_MAX where that overflows.
+static size_t span_of(size_t extent, size_t stride, size_t batch)
+{
+    size_t steps;
+    if (extent == 0)
+        return 0;
+    if (__builtin_mul_overflow(stride, batch - 1, &steps) || steps > SIZE_MAX - extent)
+        return SIZE_MAX;
+    return steps + extent;
+}
+
+static tailor_status check_types(tailor_dtype ab_type, tailor_dtype c_type)
+{
+    REQUIRE((unsigned)ab_type <= TAILOR_BF16, TAILOR_ERROR_UNKNOWN_DTYPE,
+            "ab_type %d is not a tailor_dtype", (int)ab_type);
+    REQUIRE((unsigned)c_type <= TAILOR_BF16, TAILOR_ERROR_UNKNOWN_DTYPE,
+            "c_type %d is not a tailor_dtype", (int)c_type);
+    REQUIRE(ab_type != TAILOR_F64 && c_type != TAILOR_F64, TAILOR_ERROR_UNSUPPORTED,
+            "tailor_gemm takes f16, bf16 and f32, not f64");
+    return TAILOR_SUCCESS;
+}
+
+// The checks that need no buffer (after the queue's), in the order the calls
+// make them: enums, leading dimensions, sizes, the batch's strides.
+static tailor_status check_call(tailor_layout layout, tailor_trans trans_a, tailor_trans trans_b,
+                                tailor_dtype ab_type, tailor_dtype c_type, const struct storage *s,
+                                size_t m, size_t n, size_t k, size_t lda, size_t ldb, size_t ldc,
+                                size_t stride_c, size_t batch)
+{
+    REQUIRE(layout == TAILOR_ROW_MAJOR || layout == TAILOR_COLUMN_MAJOR, TAILOR_ERROR_UNKNOWN_LAYOUT,
+            "%d is not a tailor_layout", (int)layout);
+    REQUIRE(trans_a == TAILOR_NO_TRANS || trans_a == TAILOR_TRANS, TAILOR_ERROR_UNKNOWN_TRANSPOSE,
+            "trans_a %d is not a tailor_trans", (int)trans_a);
+    REQUIRE(trans_b == TAILOR_NO_TRANS || trans_b == TAILOR_TRANS, TAILOR_ERROR_UNKNOWN_TRANSPOSE,
+            "trans_b %d is not a tailor_trans", (int)trans_b);
+    tailor_status status = check_types(ab_type, c_type);
+    if (status != TAILOR_SUCCESS)
+        return status;
+    REQUIRE(lda >= s->a.length && lda >= 1, TAILOR_ERROR_INVALID_LEADING_DIMENSION,
+            "lda is %zu, less than the %zu elements of a stored line of a", lda, s->a.length);
+    REQUIRE(ldb >= s->b.length && ldb >= 1, TAILOR_ERROR_INVALID_LEADING_DIMENSION,
+            "ldb is %zu, less than the %zu elements of a stored line of b", ldb, s->b.length);
+    REQUIRE(ldc >= s->c.length && ldc >= 1, TAILOR_ERROR_INVALID_LEADING_DIMENSION,
+            "ldc is %zu, less than the %zu elements of a stored line of c", ldc, s->c.length);
+    if (m == 0 || n == 0 || batch == 0)
+        return TAILOR_SUCCESS;
+    REQUIRE(m <= GEMM_MAX_DIMENSION && n <= GEMM_MAX_DIMENSION && k <= GEMM_MAX_DIMENSION,
+            TAILOR_ERROR_UNSUPPORTED, "m, n and k must be at most 2^31 - 1 (got %zu, %zu, %zu)", m,
+            n, k);
+    REQUIRE(batch <= GEMM_MAX_BATCH, TAILOR_ERROR_UNSUPPORTED,
+            "batch_count must be at most 2^32 - 1 (got %zu)", batch);
+    REQUIRE(batch == 1 || stride_c >= extent_of(s->c, ldc), TAILOR_ERROR_INVALID_ARGUMENT,
+            "stride_c %zu is less than the %zu elements of one c: the products would overlap",
+            stride_c, extent_of(s->c, ldc));
+    return TAILOR_SUCCESS;
+}
+
+static struct gemm_call row_major_call(tailor_context *ctx, tailor_layout layout,
+                                       tailor_trans trans_a, tailor_trans trans_b, size_t m,
+                                       size_t n, size_t k, float alpha, tailor_dtype ab_type,
+                                       size_t a_offset, size_t lda, size_t stride_a,
+                                       size_t b_offset, size_t ldb, size_t stride_b, float beta,
+                                       tailor_dtype c_type, size_t c_offset, size_t ldc,
+                                       size_t stride_c, size_t batch)
+{
+    int row_major = layout == TAILOR_ROW_MAJOR;
+    return (struct gemm_call){
+        .ctx = ctx,
+        .m = (cl_uint)(row_major ? m : n),
+        .n = (cl_uint)(row_major ? n : m),
+        .k = (cl_uint)k,
+        .alpha = alpha,
+        .beta = beta,
+        .ab_type = ab_type,
+        .c_type = c_type,
+        .a_mn_contig = (row_major ? trans_a : trans_b) == TAILOR_TRANS,
+        .b_k_contig = (row_major ? trans_b : trans_a) == TAILOR_TRANS,
+        .a_offset = row_major ? a_offset : b_offset,
+        .lda = row_major ? lda : ldb,
+        .stride_a = row_major ? stride_a : stride_b,
+        .b_offset = row_major ? b_offset : a_offset,
+        .ldb = row_major ? ldb : lda,
+        .stride_b = row_major ? stride_b : stride_a,
+        .c_offset = c_offset,
+        .ldc = ldc,
+        .stride_c = stride_c,
+        .batch = batch,
+        .scale_only = k == 0 || alpha == 0.0f,
+    };
+}
+
+// One f32 x f32 -> f32 product is tailor_sgemm's (its kernels are tuned for it).
+static int is_sgemm(tailor_dtype ab_type, tailor_dtype c_type, size_t batch)
+{
+    return ab_type == TAILOR_F32 && c_type == TAILOR_F32 && batch == 1;
+}
+
+static tailor_status explain(tailor_context *ctx, const tailor_call *call, struct op_plan *plan)
+{
+    size_t m = call->m, n = call->n, k = call->k, batch = call->batch ? call->batch : 1;
+    struct storage s = storage_of(call->layout, call->trans_a, call->trans_b, m, n, k);
+    // Zero leading dimensions: packed; zero strides of a batch: packed too.
+    size_t lda = call->lda ? call->lda : s.a.length + !s.a.length;
+    size_t ldb = call->ldb ? call->ldb : s.b.length + !s.b.length;
+    size_t ldc = call->ldc ? call->ldc : s.c.length + !s.c.length;
+    size_t stride_a = call->stride_a || batch == 1 ? call->stride_a : extent_of(s.a, lda);
+    size_t stride_b = call->stride_b || batch == 1 ? call->stride_b : extent_of(s.b, ldb);
+    size_t stride_c = call->stride_c || batch == 1 ? call->stride_c : extent_of(s.c, ldc);
+    tailor_status status = check_call(call->layout, call->trans_a, call->trans_b, call->dtype,
+                                      call->c_type, &s, m, n, k, lda, ldb, ldc, stride_c, batch);
+    if (status != TAILOR_SUCCESS || m == 0 || n == 0)
+        return status;
+    if (is_sgemm(call->dtype, call->c_type, batch)) {
+        tailor_call sgemm = *call;
+        sgemm.operation = TAILOR_OP_SGEMM;
+        sgemm.dtype = TAILOR_F32;
+        sgemm.c_type = TAILOR_F32;
+        sgemm.batch = sgemm.stride_a = sgemm.stride_b = sgemm.stride_c = 0;
+        status = operation_ready(ctx, OP_SGEMM);
+        if (status == TAILOR_SUCCESS)
+            status = operation_table[OP_SGEMM]->explain(ctx, &sgemm, plan);
+        char variant[sizeof plan->variant];
+        snprintf(variant, sizeof variant, "sgemm:%.*s", (int)sizeof variant - 7, plan->variant);
+        if (*plan->variant)
+            snprintf(plan->variant, sizeof plan->variant, "%s", variant);
+        return status;
+    }
+    struct gemm_call c = row_major_call(ctx, call->layout, call->trans_a, call->trans_b, m, n, k,
+                                        call->alpha, call->dtype, call->a_offset, lda, stride_a,
+                                        call->b_offset, ldb, stride_b, call->beta, call->c_type,
+                                        call->c_offset, ldc, stride_c, batch);
+    if (c.scale_only && c.beta == 1.0f)
+        return TAILOR_SUCCESS;
+    struct gemm_plan p;
+    plan_call(&c, &p);
+    *plan = p.op;
+    return TAILOR_SUCCESS;
+}
+
+// The tuner does not search these parameters yet (src/tune/tune_data.c makes
+// and checks the data of the other operations only): they stay at the
+// profile's values.
+// Smaller SIMT tiles, then smaller tensor-core tiles (floors: 16 steps of k,
+// the mma's; one warp; 16 rows and columns).
+static const struct shrink_step shrink_steps[] = {
+    {16, 2, {TUNE_GEMM_SIMT_BM, TUNE_GEMM_SIMT_BN}},
+    {4, 1, {TUNE_GEMM_SIMT_BK}},
+    {0, 1, {TUNE_GEMM_MMA_DOUBLE_BUFFER}},
+    {16, 2, {TUNE_GEMM_MMA_BK, TUNE_GEMM_MMA_SMALL_BK}},
+    {1, 4, {TUNE_GEMM_MMA_WARPS_M, TUNE_GEMM_MMA_WARPS_N, TUNE_GEMM_MMA_SMALL_WARPS_M,
+            TUNE_GEMM_MMA_SMALL_WARPS_N}},
+    {16, 4, {TUNE_GEMM_MMA_BM, TUNE_GEMM_MMA_BN, TUNE_GEMM_MMA_SMALL_BM, TUNE_GEMM_MMA_SMALL_BN}},
+};
+
+const struct operation gemm_operation = {
+    check, NULL, explain, launches_program, NULL, shrink_steps,
+    sizeof shrink_steps / sizeof shrink_steps[0]};
+
+static tailor_status check_operand(tailor_context *ctx, cl_mem buffer, const char *name,
+                                   size_t offset, size_t span, size_t bytes,
+                                   enum buffer_access access)
+{
+    REQUIRE(span != SIZE_MAX, TAILOR_ERROR_SIZE_OVERFLOW,
+            "the batch of %s overflows a size_t of elements", name);
+    return check_buffer(ctx, buffer, name, offset, span, bytes, access);
+}
+
+static tailor_status check_overlap(cl_mem input, const char *name, size_t offset, size_t span,
+                                   size_t bytes, cl_mem c, size_t c_offset, size_t c_span,
+                                   size_t c_bytes)
+{
+    REQUIRE(input != c || !ranges_overlap(offset * bytes, span * bytes, c_offset * c_bytes,
+                                          c_span * c_bytes),
+            TAILOR_ERROR_BUFFERS_OVERLAP, "c overlaps %s in the same buffer", name);
+    return TAILOR_SUCCESS;
+}
+
+tailor_status tailor_gemm_strided_batched(
+    tailor_context *ctx, cl_command_queue queue, tailor_layout layout, tailor_trans trans_a,
+    tailor_trans trans_b, size_t m, size_t n, size_t k, float alpha, tailor_dtype ab_type, cl_mem a,
+    size_t a_offset, size_t lda, size_t stride_a, cl_mem b, size_t b_offset, size_t ldb,
+    size_t stride_b, float beta, tailor_dtype c_type, cl_mem c, size_t c_offset, size_t ldc,
+    size_t stride_c, size_t batch_count, cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list, cl_event *event)
+{
+    operation_begin();
+    REQUIRE(ctx, TAILOR_ERROR_NULL_HANDLE, "the tailor handle is NULL");
+    struct storage s = storage_of(layout, trans_a, trans_b, m, n, k);
+    tailor_status status = check_call(layout, trans_a, trans_b, ab_type, c_type, &s, m, n, k, lda,
+                                      ldb, ldc, stride_c, batch_count);
+    if (status == TAILOR_SUCCESS)
+        status = check_enqueue(ctx, queue, num_events_in_wait_list, event_wait_list);
+    if (status == TAILOR_SUCCESS)
+        status = operation_ready(ctx, OP_GEMM);
+    if (status != TAILOR_SUCCESS)
+        return status;
+    if (m == 0 || n == 0 || batch_count == 0)
+        return enqueue_nothing(queue, num_events_in_wait_list, event_wait_list, event);
+    if (is_sgemm(ab_type, c_type, batch_count)) {
+        status = tailor_sgemm(ctx, queue, layout, trans_a, trans_b, m, n, k, alpha, a, a_offset,
+                              lda, b, b_offset, ldb, beta, c, c_offset, ldc,
+                              num_events_in_wait_list, event_wait_list, event);
+        char variant[128];
+        snprintf(variant, sizeof variant, "sgemm:%.*s", (int)sizeof variant - 7,
+                 tailor_last_variant());
+        if (status == TAILOR_SUCCESS && *tailor_last_variant())
+            variant_set(variant);
+        return status;
+    }
+
+    // k = 0 or alpha = 0: C = beta * C, A and B not read (BLAS semantics).
+    int product = k > 0 && alpha != 0.0f;
+    size_t ab_bytes = element_bytes(ab_type), c_bytes = element_bytes(c_type);
+    size_t a_span = span_of(extent_of(s.a, lda), stride_a, batch_count);
+    size_t b_span = span_of(extent_of(s.b, ldb), stride_b, batch_count);
+    size_t c_span = span_of(extent_of(s.c, ldc), stride_c, batch_count);
+    status = check_operand(ctx, c, "c", c_offset, c_span, c_bytes,
+                           beta == 0.0f ? BUFFER_WRITE : BUFFER_READ | BUFFER_WRITE);
+    if (status == TAILOR_SUCCESS && product)
+        status = check_operand(ctx, a, "a", a_offset, a_span, ab_bytes, BUFFER_READ);
+    if (status == TAILOR_SUCCESS && product)
+        status = check_operand(ctx, b, "b", b_offset, b_span, ab_bytes, BUFFER_READ);
+    if (status == TAILOR_SUCCESS && product)
+        status = check_overlap(a, "a", a_offset, a_span, ab_bytes, c, c_offset, c_span, c_bytes);
+    if (status == TAILOR_SUCCESS && product)
+        status = check_overlap(b, "b", b_offset, b_span, ab_bytes, c, c_offset, c_span, c_bytes);
+    if (status != TAILOR_SUCCESS)
+        return status;
+    if (!product && beta == 1.0f)
+        return enqueue_nothing(queue, num_events_in_wait_list, event_wait_list, event);
+
+    int row_major = layout == TAILOR_ROW_MAJOR;
+    struct gemm_call call = row_major_call(ctx, layout, trans_a, trans_b, m, n, k, alpha, ab_type,
+                                           a_offset, lda, stride_a, b_offset, ldb, stride_b, beta,
+                                           c_type, c_offset, ldc, stride_c, batch_count);
+    call.queue = queue;
+    call.a = row_major ? a : b;
+    call.b = row_major ? b : a;
+    call.c = c;
+    call.wait_count = num_events_in_wait_list;
+    call.wait_list = event_wait_list;
+    call.event = event;
+    struct gemm_plan plan;
+    plan_call(&call, &plan);
+    status = launch(&call, &plan);
+    if (status == TAILOR_SUCCESS)
+        variant_set(plan.op.variant);
+    return status;
+}
+
+tailor_status tailor_gemm(tailor_context *ctx, cl_command_queue queue, tailor_layout layout,
+                          tailor_trans trans_a, tailor_trans trans_b, size_t m, size_t n, size_t k,
+                          float alpha, tailor_dtype ab_type, cl_mem a, size_t a_offset, size_t lda,
+                          cl_mem b, size_t b_offset, size_t ldb, float beta, tailor_dtype c_type,
+                          cl_mem c, size_t c_offset, size_t ldc, cl_uint num_events_in_wait_list,
+                          const cl_event *event_wait_list, cl_event *event)
+{
+    return tailor_gemm_strided_batched(ctx, queue, layout, trans_a, trans_b, m, n, k, alpha,
+                                       ab_type, a, a_offset, lda, 0, b, b_offset, ldb, 0, beta,
+                                       c_type, c, c_offset, ldc, 0, 1, num_events_in_wait_list,
+                                       event_wait_list, event);
+}

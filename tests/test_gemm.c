@@ -1,0 +1,371 @@
+// tailor_gemm and tailor_gemm_strided_batched against a double-precision C
+// reference on every device, under every profile the device can run, and
+// with tuning strings that force each path: the tensor-core kernels in their
+// big and small tile sets where the device has them, and the SIMT kernels
+// (GEMM_MMA=0). Every input type (f16, bf16, f32) with every C type, all 8
+// layout/transpose combinations, batches with a shared A (stride 0), alpha
+// and beta in {0, 1, other}, shapes of 1, primes, tile multiples +-1,
+// offsets and padded leading dimensions that allow 16-byte loads and that do
+// not. NaNs planted where no kernel may read (padding of A and B, C when
+// beta = 0) must stay out of the result; elements between and after the
+// C matrices must stay untouched; the bad inputs get their status.
+//
+// Inputs are multiples of 1/8 in [-4, 4], exact in every type, so the only
+// errors are the f32 accumulation's and the rounding to C's type. Tolerance
+// (tailor.h): 2 (k + 2) 2^-24 (|alpha| sum |a b| + |beta c|), plus 2^-11 of
+// the result for f16 C and 2^-8 for bf16 C.
+//
+// usage: test_gemm [--small] [--profile NAME]
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+
+#define GUARD 5
+#define SENTINEL 77.0f
+
+static uint16_t to_half(float f) // exact for the values used here, NaN kept
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint32_t sign = (x >> 16) & 0x8000u;
+    if ((x & 0x7fffffffu) > 0x7f800000u)
+        return 0x7e00;
+    int e = (int)((x >> 23) & 0xff) - 127 + 15;
+    if ((x & 0x7fffffffu) == 0)
+        return (uint16_t)sign;
+    if (e <= 0) { // subnormal half: the values here are exact multiples of 2^-24
+        return (uint16_t)(sign | (uint32_t)lrintf(fabsf(f) * 16777216.0f));
+    }
+    return (uint16_t)(sign | ((uint32_t)e << 10) | ((x & 0x7fffffu) >> 13));
+}
+
+static float from_half(uint16_t h)
+{
+    uint32_t e = (h >> 10) & 0x1f, m = h & 0x3ffu;
+    float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexpf((float)(m | 0x400u), (int)e - 25);
+    return h & 0x8000u ? -v : v;
+}
+
+static uint16_t to_bf16(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    return (uint16_t)(x >> 16);
+}
+
+static float from_bf16(uint16_t b)
+{
+    uint32_t x = (uint32_t)b << 16;
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+}
+
+static size_t type_bytes(tailor_dtype t)
+{
+    return t == TAILOR_F32 ? 4 : 2;
+}
+
+static void put(void *data, tailor_dtype t, size_t i, float v)
+{
+    if (t == TAILOR_F32)
+        ((float *)data)[i] = v;
+    else
+        ((uint16_t *)data)[i] = t == TAILOR_F16 ? to_half(v) : to_bf16(v);
+}
+
+static float get(const void *data, tailor_dtype t, size_t i)
+{
+    if (t == TAILOR_F32)
+        return ((const float *)data)[i];
+    uint16_t h = ((const uint16_t *)data)[i];
+    return t == TAILOR_F16 ? from_half(h) : from_bf16(h);
+}
+
+static char ta_char(tailor_trans t)
+{
+    return t == TAILOR_TRANS ? 't' : 'n';
+}
+
+static const char *type_name(tailor_dtype t)
+{
+    return t == TAILOR_F32 ? "f32" : t == TAILOR_F16 ? "f16" : "bf16";
+}
+
+struct gemm_case {
+    tailor_layout layout;
+    tailor_trans trans_a, trans_b;
+    size_t m, n, k, batch;
+    float alpha, beta;
+    tailor_dtype ab, c;
+    int aligned;  // offsets, leading dimensions and strides multiples of 8
+    int shared_a; // stride_a = 0
+};
+
+// A stored matrix of the batch: `lines` lines of `length`, ld apart, stride apart.
+struct layout {
+    size_t lines, length, ld, offset, stride, count;
+};
+
+static struct layout layout_of(size_t lines, size_t length, size_t batch, int aligned, int shared,
+                               size_t guard)
+{
+    struct layout l = {lines, length, 0, aligned ? 8 : 3, 0, 0};
+    l.ld = aligned ? (length + 7) / 8 * 8 + 8 : length + 1;
+    size_t extent = lines ? (lines - 1) * l.ld + length : 0;
+    l.stride = shared ? 0 : aligned ? (extent + guard + 7) / 8 * 8 : extent + guard;
+    l.count = l.offset + (batch ? batch - 1 : 0) * l.stride + extent + guard;
+    return l;
+}
+
+static size_t at(const struct layout *l, size_t z, size_t line, size_t i)
+{
+    return l->offset + z * l->stride + line * l->ld + i;
+}
+
+// Element (row, col) of op(X) for an operand stored per `as_is`.
+static size_t op_index(const struct layout *l, size_t z, int row_major, int trans, size_t row,
+                       size_t col)
+{
+    int by_rows = (trans == 0) == row_major; // stored lines are op(X)'s rows
+    return by_rows ? at(l, z, row, col) : at(l, z, col, row);
+}
+
+static float sample(unsigned long long *rng)
+{
+    return (float)((long long)(test_random(rng) % 65) - 32) / 8.0f;
+}
+
+static void run_case(tailor_context *handle, const struct test_device *device,
+                     const struct gemm_case *g, const char *label, unsigned long long *rng)
+{
+    int row_major = g->layout == TAILOR_ROW_MAJOR;
+    int ta = g->trans_a == TAILOR_TRANS, tb = g->trans_b == TAILOR_TRANS;
+    size_t m = g->m, n = g->n, k = g->k;
+    int a_rows = (ta == 0) == row_major, b_rows = (tb == 0) == row_major;
+    struct layout la = layout_of(a_rows ? m : k, a_rows ? k : m, g->batch, g->aligned, g->shared_a, 0);
+    struct layout lb = layout_of(b_rows ? k : n, b_rows ? n : k, g->batch, g->aligned, 0, 0);
+    struct layout lc = layout_of(row_major ? m : n, row_major ? n : m, g->batch, g->aligned, 0, GUARD);
+    size_t ab = type_bytes(g->ab), cb = type_bytes(g->c);
+    unsigned char *ha = malloc(la.count * ab), *hb = malloc(lb.count * ab);
+    unsigned char *hc = malloc(lc.count * cb), *out = malloc(lc.count * cb);
+    double *want = malloc(lc.count * sizeof(double)), *bound = malloc(lc.count * sizeof(double));
+    if (!ha || !hb || !hc || !out || !want || !bound) {
+        CHECK(0, "%s: out of host memory", label);
+        goto done;
+    }
+    // NaN everywhere, then the matrices' elements: padding stays NaN.
+    for (size_t i = 0; i < la.count; ++i)
+        put(ha, g->ab, i, NAN);
+    for (size_t i = 0; i < lb.count; ++i)
+        put(hb, g->ab, i, NAN);
+    for (size_t i = 0; i < lc.count; ++i)
+        put(hc, g->c, i, SENTINEL);
+    for (size_t z = 0; z < g->batch; ++z) {
+        for (size_t line = 0; line < la.lines; ++line)
+            for (size_t i = 0; i < la.length; ++i)
+                put(ha, g->ab, at(&la, z, line, i), sample(rng));
+        for (size_t line = 0; line < lb.lines; ++line)
+            for (size_t i = 0; i < lb.length; ++i)
+                put(hb, g->ab, at(&lb, z, line, i), sample(rng));
+        for (size_t line = 0; line < lc.lines; ++line)
+            for (size_t i = 0; i < lc.length; ++i)
+                put(hc, g->c, at(&lc, z, line, i), g->beta == 0.0f ? NAN : sample(rng));
+    }
+    for (size_t i = 0; i < lc.count; ++i) {
+        want[i] = get(hc, g->c, i);
+        bound[i] = 0;
+    }
+    int product = k > 0 && g->alpha != 0.0f;
+    double out_u = g->c == TAILOR_F16 ? ldexp(1, -11) : g->c == TAILOR_BF16 ? ldexp(1, -8) : 0;
+    for (size_t z = 0; z < g->batch; ++z)
+        for (size_t i = 0; i < m; ++i)
+            for (size_t j = 0; j < n; ++j) {
+                double sum = 0, magnitude = 0;
+                for (size_t p = 0; product && p < k; ++p) {
+                    double x = get(ha, g->ab, op_index(&la, z, row_major, ta, i, p));
+                    double y = get(hb, g->ab, op_index(&lb, z, row_major, tb, p, j));
+                    sum += x * y;
+                    magnitude += fabs(x * y);
+                }
+                size_t ci = row_major ? at(&lc, z, i, j) : at(&lc, z, j, i);
+                double c0 = g->beta == 0.0f ? 0 : want[ci];
+                double exact = (product ? g->alpha * sum : 0) + g->beta * c0;
+                want[ci] = exact;
+                bound[ci] = 2.0 * (double)(k + 2) * ldexp(1, -24) *
+                                (fabs(g->alpha) * magnitude + fabs(g->beta * c0)) +
+                            out_u * fabs(exact);
+            }
+    cl_mem a = test_buffer(device, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, la.count * ab, ha);
+    cl_mem b = test_buffer(device, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, lb.count * ab, hb);
+    cl_mem c = test_buffer(device, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, lc.count * cb, hc);
+    if (a && b && c) {
+        tailor_status status = tailor_gemm_strided_batched(
+            handle, device->queue, g->layout, g->trans_a, g->trans_b, m, n, k, g->alpha, g->ab, a,
+            la.offset, la.ld, la.stride, b, lb.offset, lb.ld, lb.stride, g->beta, g->c, c, lc.offset,
+            lc.ld, lc.stride, g->batch, 0, NULL, NULL);
+        CHECK(status == TAILOR_SUCCESS, "%s: %s (%s)", label, tailor_status_name(status),
+              tailor_last_error());
+        if (status == TAILOR_SUCCESS && test_read(device, c, 0, lc.count * cb, out) == 0) {
+            size_t wrong = 0;
+            for (size_t i = 0; i < lc.count; ++i) {
+                double got = get(out, g->c, i);
+                int ok = bound[i] == 0 && want[i] != want[i] ? got != got
+                         : isfinite(want[i]) ? fabs(got - want[i]) <= bound[i]
+                                             : got == want[i];
+                if (!ok && wrong++ < 3)
+                    CHECK(0, "%s [%s]: element %zu is %.9g, want %.9g (bound %.3g)", label,
+                          tailor_last_variant(), i, got, want[i], bound[i]);
+            }
+            CHECK(wrong == 0, "%s: %zu elements wrong", label, wrong);
+        }
+    }
+    if (a)
+        clReleaseMemObject(a);
+    if (b)
+        clReleaseMemObject(b);
+    if (c)
+        clReleaseMemObject(c);
+done:
+    free(ha);
+    free(hb);
+    free(hc);
+    free(out);
+    free(want);
+    free(bound);
+}
+
+static const size_t shapes[][4] = {
+    // m, n, k, batch
+    {1, 1, 1, 1},   {17, 13, 9, 3},  {64, 64, 64, 2},   {130, 67, 33, 1}, {5, 200, 70, 2},
+    {129, 127, 48, 1}, {33, 31, 0, 2}, {200, 9, 257, 1},
+};
+static const size_t small_shapes[][4] = {{1, 1, 1, 1}, {17, 13, 9, 3}, {33, 31, 0, 2}};
+
+static void run_profile(const struct test_device *device, const char *profile, const char *tuning,
+                        int small)
+{
+    tailor_context *handle = test_handle(device, profile, tuning);
+    if (!handle)
+        return;
+    unsigned long long rng = 12345;
+    const tailor_dtype types[3] = {TAILOR_F16, TAILOR_BF16, TAILOR_F32};
+    const float alphas[3] = {1.0f, 0.5f, 0.0f}, betas[3] = {0.0f, -1.5f, 1.0f};
+    size_t count = small ? sizeof small_shapes / sizeof small_shapes[0] : sizeof shapes / sizeof shapes[0];
+    int mma_seen = 0, big_seen = 0;
+    size_t cases = 0;
+    for (size_t s = 0; s < count; ++s)
+        for (int combo = 0; combo < 8; ++combo)
+            for (int t = 0; t < 3; ++t) {
+                const size_t *shape = small ? small_shapes[s] : shapes[s];
+                struct gemm_case g = {
+                    .layout = combo & 4 ? TAILOR_COLUMN_MAJOR : TAILOR_ROW_MAJOR,
+                    .trans_a = combo & 1 ? TAILOR_TRANS : TAILOR_NO_TRANS,
+                    .trans_b = combo & 2 ? TAILOR_TRANS : TAILOR_NO_TRANS,
+                    .m = shape[0], .n = shape[1], .k = shape[2], .batch = shape[3],
+                    .alpha = alphas[(s + (size_t)combo) % 3],
+                    .beta = betas[(s + (size_t)t + (size_t)combo) % 3],
+                    .ab = types[t],
+                    .c = types[(t + s + (size_t)combo / 2) % 3],
+                    .aligned = (combo + (int)s) % 2 == 0,
+                    .shared_a = combo == 3 && shape[3] > 1,
+                };
+                char label[512];
+                snprintf(label, sizeof label, "%s [%s%s%s] %s %c%c %zux%zux%zu x%zu %s->%s a=%g b=%g%s%s",
+                         device->info.device_name, profile ? profile : "detected", tuning ? " " : "",
+                         tuning ? tuning : "", g.layout == TAILOR_ROW_MAJOR ? "row" : "col",
+                         ta_char(g.trans_a), ta_char(g.trans_b), g.m, g.n, g.k, g.batch,
+                         type_name(g.ab), type_name(g.c), (double)g.alpha, (double)g.beta,
+                         g.aligned ? " aligned" : "", g.shared_a ? " shared-a" : "");
+                run_case(handle, device, &g, label, &rng);
+                mma_seen += strncmp(tailor_last_variant(), "mma", 3) == 0;
+                big_seen += strncmp(tailor_last_variant(), "mma-big", 7) == 0;
+                ++cases;
+            }
+    tailor_device_info info;
+    tailor_context_device_info(handle, &info);
+    int want_mma = info.kind == TAILOR_DEVICE_KIND_NVIDIA && info.cuda_sm >= 80 &&
+                   !(tuning && strstr(tuning, "GEMM_MMA=0"));
+    CHECK(!want_mma || mma_seen > 0, "%s: no call ran on tensor cores", device->info.device_name);
+    CHECK(want_mma || mma_seen == 0, "%s: a call ran on tensor cores with %s",
+          device->info.device_name, tuning ? tuning : "the profile");
+    CHECK(!want_mma || !tuning || !strstr(tuning, "GEMM_SMALL_PERCENT=0") || big_seen == mma_seen,
+          "%s: GEMM_SMALL_PERCENT=0 ran %d of %d calls on small tiles", device->info.device_name,
+          mma_seen - big_seen, mma_seen);
+    printf("  %s%s%s: %zu cases, %d on tensor cores (%d big tiles)\n", profile ? profile : "detected",
+           tuning ? " " : "", tuning ? tuning : "", cases, mma_seen, big_seen);
+    tailor_context_release(&handle);
+}
+
+static void bad_inputs(const struct test_device *device)
+{
+    tailor_context *h = test_handle(device, NULL, NULL);
+    if (!h)
+        return;
+    cl_command_queue q = device->queue;
+    cl_mem buf = test_buffer(device, CL_MEM_READ_WRITE, 4096, NULL);
+    cl_mem out = test_buffer(device, CL_MEM_READ_WRITE, 4096, NULL);
+    const tailor_layout R = TAILOR_ROW_MAJOR;
+    const tailor_trans N = TAILOR_NO_TRANS;
+#define GEMM(ab, c_type, lda, stride_c, batch, a_buf, c_buf, c_offset)                                \
+    tailor_gemm_strided_batched(h, q, R, N, N, 8, 8, 8, 1.0f, ab, a_buf, 0, lda, 64, buf, 0, 8, 64,   \
+                                0.0f, c_type, c_buf, c_offset, 8, stride_c, batch, 0, NULL, NULL)
+    CHECK_STATUS(GEMM(TAILOR_F16, TAILOR_F32, 8, 64, 2, buf, out, 0), TAILOR_SUCCESS);
+    CHECK_STATUS(GEMM((tailor_dtype)9, TAILOR_F32, 8, 64, 2, buf, out, 0), TAILOR_ERROR_UNKNOWN_DTYPE);
+    CHECK_STATUS(GEMM(TAILOR_F16, (tailor_dtype)-1, 8, 64, 2, buf, out, 0), TAILOR_ERROR_UNKNOWN_DTYPE);
+    CHECK_STATUS(GEMM(TAILOR_F64, TAILOR_F32, 8, 64, 2, buf, out, 0), TAILOR_ERROR_UNSUPPORTED);
+    CHECK_STATUS(GEMM(TAILOR_F16, TAILOR_F64, 8, 64, 2, buf, out, 0), TAILOR_ERROR_UNSUPPORTED);
+    CHECK_STATUS(GEMM(TAILOR_F16, TAILOR_F32, 7, 64, 2, buf, out, 0), TAILOR_ERROR_INVALID_LEADING_DIMENSION);
+    CHECK_STATUS(GEMM(TAILOR_F16, TAILOR_F32, 8, 63, 2, buf, out, 0), TAILOR_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(GEMM(TAILOR_F16, TAILOR_F32, 8, 64, 17, buf, out, 0), TAILOR_ERROR_BUFFER_TOO_SMALL);
+    CHECK_STATUS(GEMM(TAILOR_F16, TAILOR_F32, 8, 64, 2, buf, buf, 0), TAILOR_ERROR_BUFFERS_OVERLAP);
+    CHECK_STATUS(GEMM(TAILOR_F16, TAILOR_F32, 8, 64, 2, buf, buf, 512), TAILOR_SUCCESS);
+    CHECK_STATUS(GEMM(TAILOR_F16, TAILOR_F32, 8, 64, 2, NULL, out, 0), TAILOR_ERROR_INVALID_BUFFER);
+    CHECK_STATUS(GEMM(TAILOR_F16, TAILOR_F32, 8, 1, 0, NULL, NULL, 0), TAILOR_SUCCESS);
+    CHECK_STATUS(tailor_gemm_strided_batched(h, q, R, N, N, 8, 8, 8, 1.0f, TAILOR_F16, buf, 0, 8,
+                                             SIZE_MAX / 4, buf, 0, 8, 0, 0.0f, TAILOR_F32, out, 0, 8,
+                                             64, 3, 0, NULL, NULL),
+                 TAILOR_ERROR_SIZE_OVERFLOW);
+    CHECK_STATUS(tailor_gemm(NULL, q, R, N, N, 1, 1, 1, 1.0f, TAILOR_F16, buf, 0, 1, buf, 0, 1, 0.0f,
+                             TAILOR_F32, out, 0, 1, 0, NULL, NULL),
+                 TAILOR_ERROR_NULL_HANDLE);
+    CHECK_STATUS(tailor_gemm(h, q, (tailor_layout)5, N, N, 1, 1, 1, 1.0f, TAILOR_F16, buf, 0, 1, buf,
+                             0, 1, 0.0f, TAILOR_F32, out, 0, 1, 0, NULL, NULL),
+                 TAILOR_ERROR_UNKNOWN_LAYOUT);
+    // k = 0 reads neither A nor B: they may be NULL.
+    CHECK_STATUS(tailor_gemm(h, q, R, N, N, 4, 4, 0, 1.0f, TAILOR_F16, NULL, 0, 1, NULL, 0, 4, 2.0f,
+                             TAILOR_BF16, out, 0, 4, 0, NULL, NULL),
+                 TAILOR_SUCCESS);
+    clFinish(q);
+#undef GEMM
+    if (buf)
+        clReleaseMemObject(buf);
+    if (out)
+        clReleaseMemObject(out);
+    tailor_context_release(&h);
+}
+
+int main(int argc, char **argv)
+{
+    struct test_options options = test_parse_options(argc, argv);
+    struct test_device devices[8];
+    size_t count = test_open_devices(devices, 8);
+    for (size_t d = 0; d < count; ++d) {
+        printf("device %s\n", devices[d].info.device_name);
+        const char *profiles[8];
+        size_t n = test_chosen_profiles(&devices[d], &options, profiles, 8, 0);
+        for (size_t p = 0; p < n; ++p)
+            run_profile(&devices[d], profiles[p], NULL, options.small);
+        if (options.small)
+            continue;
+        run_profile(&devices[d], NULL, "GEMM_MMA=0", 0);
+        if (devices[d].info.kind == TAILOR_DEVICE_KIND_NVIDIA && devices[d].info.cuda_sm >= 80)
+            run_profile(&devices[d], NULL, "GEMM_SMALL_PERCENT=0", 0);
+        bad_inputs(&devices[d]);
+    }
+    test_close_devices(devices, count);
+    return test_exit_status("test_gemm");
+}
