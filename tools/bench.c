@@ -27,6 +27,7 @@ static const struct bench_op {
     {"gemv", bench_gemv},
     {"transpose", bench_transpose},
     {"sgemm", bench_sgemm},
+    {"gemm", bench_gemm},
 };
 
 static double now_seconds(void)
@@ -235,7 +236,7 @@ static const char bench_usage[] =
     "  --device SELECTOR  gpu, cpu, P:D (indices from tailor info) or part of a\n"
     "                     platform, device or vendor name; default: the first GPU,\n"
     "                     else the first device\n"
-    "  --op NAME          one operation (reduce, gemv, transpose, sgemm); default: all\n"
+    "  --op NAME          one operation (reduce, gemv, transpose, sgemm, gemm); default: all\n"
     "  --json FILE        also write the rows as JSON\n"
     "  --no-clblast       skip the CLBlast comparison (faster sweeps)\n"
     "  --sweep OP         irregular cases of one operation (transpose, gemv): odd\n"

@@ -110,6 +110,7 @@ void bench_reduce(struct bench *b);
 void bench_gemv(struct bench *b);
 void bench_transpose(struct bench *b);
 void bench_sgemm(struct bench *b);
+void bench_gemm(struct bench *b);
 
 // The bytes of element `index` of a transpose's A: a hash of the index, so
 // that an element in the wrong place shows.

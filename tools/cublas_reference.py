@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """cuBLAS through PyTorch on the shapes `tailor bench` runs: the reference column of doc/performance.md.
 
-FP32 with TF32 off, so cuBLAS does the same arithmetic as tailor's SGEMM. Each shape is timed as
-the median of 7 batches of back-to-back calls (CUDA events around each batch), like tailor bench.
+FP32 with TF32 off, so cuBLAS does the same arithmetic as tailor's SGEMM; --dtype f16 or bf16
+times cuBLAS's half-precision GEMM (f32 accumulation, C in the input type) for tailor_gemm. A
+shape's `:bN` runs a strided batch of N (torch.matmul on 3-D tensors, i.e. bmm). Each shape is
+timed as the median of 7 batches of back-to-back calls (CUDA events around each batch), like
+tailor bench.
 
-    python3 tools/cublas_reference.py [--json FILE] [--shapes MxNxK[:ta][:tb],...]
+    python3 tools/cublas_reference.py [--json FILE] [--dtype f32|f16|bf16] [--shapes MxNxK[:ta][:tb][:bN],...]
 """
 import argparse
 import json
@@ -26,29 +29,33 @@ DEFAULT_SHAPES = [
 def parse(shape):
     parts = shape.split(":")
     m, n, k = (int(v) for v in parts[0].split("x"))
-    return m, n, k, "ta" in parts[1:], "tb" in parts[1:]
+    batch = [int(p[1:]) for p in parts[1:] if p.startswith("b")]
+    return m, n, k, "ta" in parts[1:], "tb" in parts[1:], batch[0] if batch else 0
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--json")
     parser.add_argument("--shapes", default=",".join(DEFAULT_SHAPES))
+    parser.add_argument("--dtype", default="f32", choices=["f32", "f16", "bf16"])
     args = parser.parse_args()
+    dtype = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[args.dtype]
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
     rows = []
-    print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}, TF32 off")
+    print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}, TF32 off, {args.dtype}")
     for shape in args.shapes.split(","):
-        m, n, k, ta, tb = parse(shape)
+        m, n, k, ta, tb, batch = parse(shape)
+        lead = (batch,) if batch else ()
         # Row-major C = op(A) op(B): a transposed operand is stored as its transpose.
-        a = torch.randn((k, m) if ta else (m, k), device="cuda")
-        b = torch.randn((n, k) if tb else (k, n), device="cuda")
-        c = torch.empty((m, n), device="cuda")
-        op_a, op_b = (a.t() if ta else a), (b.t() if tb else b)
+        a = torch.randn(lead + ((k, m) if ta else (m, k)), device="cuda", dtype=dtype)
+        b = torch.randn(lead + ((n, k) if tb else (k, n)), device="cuda", dtype=dtype)
+        c = torch.empty(lead + (m, n), device="cuda", dtype=dtype)
+        op_a, op_b = (a.transpose(-1, -2) if ta else a), (b.transpose(-1, -2) if tb else b)
         seconds = time_batches(torch, lambda: torch.matmul(op_a, op_b, out=c))
-        gflops = 2.0 * m * n * k / seconds / 1e9
-        rows.append({"shape": shape, "seconds": seconds, "gflops": gflops})
-        print(f"sgemm {shape:>22}  {seconds * 1e6:10.1f} us  {gflops:9.0f} GFLOP/s")
+        gflops = 2.0 * m * n * k * max(batch, 1) / seconds / 1e9
+        rows.append({"shape": shape, "dtype": args.dtype, "seconds": seconds, "gflops": gflops})
+        print(f"{args.dtype} gemm {shape:>22}  {seconds * 1e6:10.1f} us  {gflops:9.0f} GFLOP/s")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=1)
