@@ -102,12 +102,14 @@ INLINE uint2 gemm_tile(uint tiles_m, uint tiles_n, uint swizzle)
 #define BK GEMM_MMA_SMALL_BK
 #define WARPS_M GEMM_MMA_SMALL_WARPS_M
 #define WARPS_N GEMM_MMA_SMALL_WARPS_N
+#define STAGES GEMM_MMA_SMALL_STAGES
 #else
 #define BM GEMM_MMA_BM
 #define BN GEMM_MMA_BN
 #define BK GEMM_MMA_BK
 #define WARPS_M GEMM_MMA_WARPS_M
 #define WARPS_N GEMM_MMA_WARPS_N
+#define STAGES GEMM_MMA_STAGES
 #endif
 #define THREADS (32 * WARPS_M * WARPS_N)
 #define WM (BM / WARPS_M) // a warp's rows of C
@@ -317,6 +319,214 @@ GEMM_KERNEL(gemm_mma_nn, 1, 0)
 GEMM_KERNEL(gemm_mma_nt, 1, 1)
 GEMM_KERNEL(gemm_mma_tn, 0, 0)
 GEMM_KERNEL(gemm_mma_tt, 0, 1)
+
+// ---------------------------------------------------------------------------
+// The asynchronous kernels (both operands 16-byte aligned): GEMM_MMA_STAGES
+// local tiles filled by cp.async (global to local without registers, zeros
+// past the matrix by the copy's source size), fragments read by ldmatrix
+// (.trans for M/N-contiguous operands), the Ampere pipeline as far as
+// OpenCL reaches (NVIDIA's OpenCL compiles for sm_90, not sm_90a: no TMA or
+// wgmma). Local tiles are halves: K-contiguous operands as [row][k] lines
+// of BK + 8, M/N-contiguous ones as [k][row] lines of X + 8 (the padding
+// puts the 8 lines of each 8x8 matrix ldmatrix reads in 8 different 16-byte
+// bank groups). A __local array's low 32 address bits are its shared-state
+// address once it is 16-byte aligned (doc/kernels.md).
+#define PK (BK + 8)
+#define PM(X) ((X) + 8)
+#define TILE_HALVES(X) ((X) * PK > BK * PM(X) ? (X) * PK : BK * PM(X))
+
+// Byte offset of element `first` of line `line` in a tile of lines of L halves.
+INLINE uint tile_offset(uint line, uint first, uint L)
+{
+    return (line * L + first) * 2;
+}
+
+INLINE void copy_async(uint dst, __global const ushort *src, uint bytes)
+{
+    __asm__ volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src),
+                     "r"(bytes)
+                     : "memory");
+}
+
+INLINE void copy_commit(void)
+{
+    __asm__ volatile("cp.async.commit_group;" ::: "memory");
+}
+
+// Waits until at most `pending` of this work-item's groups are in flight.
+#define COPY_WAIT(pending) __asm__ volatile("cp.async.wait_group %0;" ::"n"(pending) : "memory")
+
+// One operand tile (X rows of op(A) or columns of op(B), BK steps of k from
+// k0) into the local tile at byte address `dst`.
+INLINE void issue_tile(uint dst, __global const ushort *p, ulong ld, uint row0, uint rows, uint k0,
+                       uint k, int k_contiguous, uint X)
+{
+    uint tid = (uint)get_local_id(0);
+#pragma unroll
+    for (int r = 0; r < CHUNKS(X); r++) {
+        uint q = tid + (uint)r * THREADS;
+        uint line, first, lines, extent, at;
+        if (k_contiguous) {
+            line = row0 + q / (BK / 8);
+            first = k0 + q % (BK / 8) * 8;
+            lines = rows;
+            extent = k;
+            at = tile_offset(q / (BK / 8), q % (BK / 8) * 8, PK);
+        } else {
+            line = k0 + q / (X / 8);
+            first = row0 + q % (X / 8) * 8;
+            lines = k;
+            extent = rows;
+            at = tile_offset(q / (X / 8), q % (X / 8) * 8, PM(X));
+        }
+        uint valid = line < lines && first < extent ? min(extent - first, 8u) * 2 : 0;
+        copy_async(dst + at, valid ? p + (ulong)line * ld + first : p, valid);
+    }
+}
+
+// This lane's byte offset for ldmatrix in a tile of X lines: four 8x8
+// matrices of rows row0..row0+15 by k 0..15, in the order (rows 0-7, k 0-7),
+// (rows 8-15, k 0-7), (rows 0-7, k 8-15), (rows 8-15, k 8-15): an A
+// fragment, or two B fragments (b0 of rows 0-7, b0 of rows 8-15, b1 of 0-7,
+// b1 of 8-15). Lane l gives the address of line l % 8 of matrix l / 8.
+INLINE uint fragment_lane(uint row0, int k_contiguous, uint X)
+{
+    uint lane = (uint)get_local_id(0) % 32, q = lane / 8, r = lane % 8;
+    return k_contiguous ? tile_offset(row0 + r + (q & 1) * 8, (q >> 1) * 8, PK)
+                        : tile_offset(r + (q >> 1) * 8, row0 + (q & 1) * 8, PM(X));
+}
+
+// The step between fragments 16 rows apart, and 16 steps of k apart.
+#define ROW_STEP(kc, X) ((kc) ? 16 * PK * 2 : 16 * 2)
+#define K_STEP(kc, X) ((kc) ? 16 * 2 : 16 * PM(X) * 2)
+
+INLINE uint4 load_fragments(uint address, int k_contiguous)
+{
+    uint4 v;
+    if (k_contiguous)
+        __asm__ volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                         : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                         : "r"(address)
+                         : "memory");
+    else
+        __asm__ volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+                         : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                         : "r"(address)
+                         : "memory");
+    return v;
+}
+
+INLINE void gemm_async_body(GEMM_ARGS, __local ushort *a_tiles, __local ushort *b_tiles, int a_kc,
+                            int b_kc)
+{
+    uint tiles_m = (m + BM - 1) / BM, tiles_n = (n + BN - 1) / BN;
+    uint2 tile = gemm_tile(tiles_m, tiles_n, GEMM_SWIZZLE);
+    uint m0 = tile.x * BM, n0 = tile.y * BN;
+    uint lane = (uint)get_local_id(0) % 32, warp = (uint)get_local_id(0) / 32;
+    uint g = lane / 4, t = lane % 4;
+    uint wm = warp / WARPS_N * WM, wn = warp % WARPS_N * WN;
+    uint tiles_k = (k + BK - 1) / BK;
+    uint a_base = (uint)(size_t)a_tiles, b_base = (uint)(size_t)b_tiles;
+    uint a_lane = fragment_lane(wm, a_kc, BM), b_lane = fragment_lane(wn, b_kc, BN);
+    (void)vector_a;
+    (void)vector_b;
+
+    for (uint z = (uint)get_group_id(1); z < batch; z += (uint)get_num_groups(1)) {
+        __global const ushort *pa = a + a_offset + z * stride_a;
+        __global const ushort *pb = b + b_offset + z * stride_b;
+        float acc[MI][NJ][4];
+#pragma unroll
+        for (int i = 0; i < MI; i++)
+#pragma unroll
+            for (int j = 0; j < NJ; j++)
+#pragma unroll
+                for (int r = 0; r < 4; r++)
+                    acc[i][j][r] = 0.0f;
+#pragma unroll
+        for (int s = 0; s < STAGES - 1; s++) {
+            if ((uint)s < tiles_k) {
+                issue_tile(a_base + (uint)s * TILE_HALVES(BM) * 2, pa, lda, m0, m, (uint)s * BK, k,
+                           a_kc, BM);
+                issue_tile(b_base + (uint)s * TILE_HALVES(BN) * 2, pb, ldb, n0, n, (uint)s * BK, k,
+                           b_kc, BN);
+            }
+            copy_commit();
+        }
+        for (uint kt = 0; kt < tiles_k; kt++) {
+            COPY_WAIT(STAGES - 2);
+            barrier(CLK_LOCAL_MEM_FENCE);
+            // The stage of tile kt + STAGES - 1 was last read for tile kt - 1,
+            // which every work-item has finished (the barrier).
+            uint next = kt + STAGES - 1;
+            if (next < tiles_k) {
+                uint stage = next % STAGES;
+                issue_tile(a_base + stage * TILE_HALVES(BM) * 2, pa, lda, m0, m, next * BK, k, a_kc,
+                           BM);
+                issue_tile(b_base + stage * TILE_HALVES(BN) * 2, pb, ldb, n0, n, next * BK, k, b_kc,
+                           BN);
+            }
+            copy_commit();
+            uint at = a_base + kt % STAGES * TILE_HALVES(BM) * 2;
+            uint bt = b_base + kt % STAGES * TILE_HALVES(BN) * 2;
+#pragma unroll
+            for (uint ks = 0; ks < BK / 16; ks++) {
+                uint bf[NJ][2];
+#pragma unroll
+                for (int j = 0; j < NJ; j += 2) {
+                    uint4 v = load_fragments(bt + b_lane + (uint)j / 2 * ROW_STEP(b_kc, BN) +
+                                                 ks * K_STEP(b_kc, BN),
+                                             b_kc);
+                    bf[j][0] = v.x;
+                    bf[j + 1][0] = v.y;
+                    bf[j][1] = v.z;
+                    bf[j + 1][1] = v.w;
+                }
+#pragma unroll
+                for (int i = 0; i < MI; i++) {
+                    uint4 af = load_fragments(at + a_lane + (uint)i * ROW_STEP(a_kc, BM) +
+                                                  ks * K_STEP(a_kc, BM),
+                                              a_kc);
+#pragma unroll
+                    for (int j = 0; j < NJ; j++)
+                        mma(acc[i][j], af.x, af.y, af.z, af.w, bf[j][0], bf[j][1]);
+                }
+            }
+        }
+        COPY_WAIT(0);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        ulong base = c_offset + z * stride_c;
+#pragma unroll
+        for (int i = 0; i < MI; i++)
+#pragma unroll
+            for (int j = 0; j < NJ; j++)
+#pragma unroll
+                for (int r = 0; r < 4; r++) {
+                    uint row = m0 + wm + (uint)i * 16 + g + (r >= 2 ? 8 : 0);
+                    uint col = n0 + wn + (uint)j * 8 + t * 2 + (uint)(r & 1);
+                    if (row < m && col < n)
+                        gemm_store(c, base + (ulong)row * ldc + col, c_type, acc[i][j][r], alpha,
+                                   beta);
+                }
+    }
+}
+
+#if NJ % 2
+#error "the asynchronous kernels read B fragments two n-tiles at a time: WN must be a multiple of 16"
+#endif
+
+#define GEMM_ASYNC_KERNEL(name, a_kc, b_kc)                                                        \
+    __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void name(GEMM_ARGS)             \
+    {                                                                                              \
+        __local ushort a_tiles[STAGES * TILE_HALVES(BM)] LOCAL_ALIGN;                              \
+        __local ushort b_tiles[STAGES * TILE_HALVES(BN)] LOCAL_ALIGN;                              \
+        gemm_async_body(m, n, k, alpha, beta, a, a_offset, lda, stride_a, b, b_offset, ldb,        \
+                        stride_b, c, c_offset, ldc, stride_c, c_type, batch, vector_a, vector_b,   \
+                        a_tiles, b_tiles, a_kc, b_kc);                                             \
+    }
+GEMM_ASYNC_KERNEL(gemm_mma_async_nn, 1, 0)
+GEMM_ASYNC_KERNEL(gemm_mma_async_nt, 1, 1)
+GEMM_ASYNC_KERNEL(gemm_mma_async_tn, 0, 0)
+GEMM_ASYNC_KERNEL(gemm_mma_async_tt, 0, 1)
 
 #elif GEMM_KERNELS == GEMM_KERNELS_SIMT
 // ---------------------------------------------------------------------------

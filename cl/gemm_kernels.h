@@ -10,6 +10,10 @@
     X(GEMM_MMA_NT, gemm_mma_nt, GEMM_MMA_SET, "mma")                                                \
     X(GEMM_MMA_TN, gemm_mma_tn, GEMM_MMA_SET, "mma")                                                \
     X(GEMM_MMA_TT, gemm_mma_tt, GEMM_MMA_SET, "mma")                                                \
+    X(GEMM_MMA_ASYNC_NN, gemm_mma_async_nn, GEMM_MMA_SET, "mma-async")                              \
+    X(GEMM_MMA_ASYNC_NT, gemm_mma_async_nt, GEMM_MMA_SET, "mma-async")                              \
+    X(GEMM_MMA_ASYNC_TN, gemm_mma_async_tn, GEMM_MMA_SET, "mma-async")                              \
+    X(GEMM_MMA_ASYNC_TT, gemm_mma_async_tt, GEMM_MMA_SET, "mma-async")                              \
     X(GEMM_SIMT_NN, gemm_simt_nn, GEMM_SIMT_SET, "simt")                                            \
     X(GEMM_SIMT_NT, gemm_simt_nt, GEMM_SIMT_SET, "simt")                                            \
     X(GEMM_SIMT_TN, gemm_simt_tn, GEMM_SIMT_SET, "simt")                                            \

@@ -1,8 +1,8 @@
 // tailor_gemm and tailor_gemm_strided_batched against a double-precision C
 // reference on every device, under every profile the device can run, and
 // with tuning strings that force each path: the tensor-core kernels in their
-// big and small tile sets where the device has them, and the SIMT kernels
-// (GEMM_MMA=0). Every input type (f16, bf16, f32) with every C type, all 8
+// big and small tile sets, asynchronous and register-prefetch, where the
+// device has them, and the SIMT kernels (GEMM_MMA=0). Every input type (f16, bf16, f32) with every C type, all 8
 // layout/transpose combinations, batches with a shared A (stride 0), alpha
 // and beta in {0, 1, other}, shapes of 1, primes, tile multiples +-1,
 // offsets and padded leading dimensions that allow 16-byte loads and that do
@@ -255,7 +255,7 @@ static void run_profile(const struct test_device *device, const char *profile, c
     const tailor_dtype types[3] = {TAILOR_F16, TAILOR_BF16, TAILOR_F32};
     const float alphas[3] = {1.0f, 0.5f, 0.0f}, betas[3] = {0.0f, -1.5f, 1.0f};
     size_t count = small ? sizeof small_shapes / sizeof small_shapes[0] : sizeof shapes / sizeof shapes[0];
-    int mma_seen = 0, big_seen = 0;
+    int mma_seen = 0, big_seen = 0, async_seen = 0;
     size_t cases = 0;
     for (size_t s = 0; s < count; ++s)
         for (int combo = 0; combo < 8; ++combo)
@@ -282,7 +282,8 @@ static void run_profile(const struct test_device *device, const char *profile, c
                          g.aligned ? " aligned" : "", g.shared_a ? " shared-a" : "");
                 run_case(handle, device, &g, label, &rng);
                 mma_seen += strncmp(tailor_last_variant(), "mma", 3) == 0;
-                big_seen += strncmp(tailor_last_variant(), "mma-big", 7) == 0;
+                big_seen += strstr(tailor_last_variant(), "-big-") != NULL;
+                async_seen += strncmp(tailor_last_variant(), "mma-async", 9) == 0;
                 ++cases;
             }
     tailor_device_info info;
@@ -292,11 +293,17 @@ static void run_profile(const struct test_device *device, const char *profile, c
     CHECK(!want_mma || mma_seen > 0, "%s: no call ran on tensor cores", device->info.device_name);
     CHECK(want_mma || mma_seen == 0, "%s: a call ran on tensor cores with %s",
           device->info.device_name, tuning ? tuning : "the profile");
+    int async = !(tuning && strstr(tuning, "GEMM_MMA_ASYNC=0"));
+    CHECK(!want_mma || (async ? async_seen > 0 && async_seen < mma_seen : async_seen == 0),
+          "%s: %d of %d tensor-core calls ran the asynchronous kernels with %s (want %s)",
+          device->info.device_name, async_seen, mma_seen, tuning ? tuning : "the profile",
+          async ? "the aligned ones" : "none");
     CHECK(!want_mma || !tuning || !strstr(tuning, "GEMM_SMALL_PERCENT=0") || big_seen == mma_seen,
           "%s: GEMM_SMALL_PERCENT=0 ran %d of %d calls on small tiles", device->info.device_name,
           mma_seen - big_seen, mma_seen);
-    printf("  %s%s%s: %zu cases, %d on tensor cores (%d big tiles)\n", profile ? profile : "detected",
-           tuning ? " " : "", tuning ? tuning : "", cases, mma_seen, big_seen);
+    printf("  %s%s%s: %zu cases, %d on tensor cores (%d big tiles, %d asynchronous)\n",
+           profile ? profile : "detected", tuning ? " " : "", tuning ? tuning : "", cases, mma_seen,
+           big_seen, async_seen);
     tailor_context_release(&handle);
 }
 
@@ -362,8 +369,11 @@ int main(int argc, char **argv)
         if (options.small)
             continue;
         run_profile(&devices[d], NULL, "GEMM_MMA=0", 0);
-        if (devices[d].info.kind == TAILOR_DEVICE_KIND_NVIDIA && devices[d].info.cuda_sm >= 80)
+        if (devices[d].info.kind == TAILOR_DEVICE_KIND_NVIDIA && devices[d].info.cuda_sm >= 80) {
             run_profile(&devices[d], NULL, "GEMM_SMALL_PERCENT=0", 0);
+            run_profile(&devices[d], NULL, "GEMM_MMA_ASYNC=0", 0);
+            run_profile(&devices[d], NULL, "GEMM_MMA_ASYNC=0,GEMM_SMALL_PERCENT=0", 0);
+        }
         bad_inputs(&devices[d]);
     }
     test_close_devices(devices, count);

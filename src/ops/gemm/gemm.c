@@ -1,7 +1,8 @@
 // tailor_gemm and tailor_gemm_strided_batched: argument checks, the
 // column-major to row-major mapping, and the choice between the tensor-core
-// kernels (NVIDIA CUDA_SM >= 80, f16 and bf16) in their big or small tile set
-// and the SIMT kernels of cl/gemm.cl. A single f32 x f32 -> f32 product is
+// kernels (NVIDIA CUDA_SM >= 80, f16 and bf16: asynchronous where A and B
+// allow 16-byte loads, register prefetch otherwise) in their big or small
+// tile set and the SIMT kernels of cl/gemm.cl. A single f32 x f32 -> f32 product is
 // handed to tailor_sgemm.
 #include "gemm.h"
 
@@ -68,11 +69,10 @@ static size_t max_group(const tailor_device_info *facts)
 }
 
 // A tensor-core tile set splits into warps whose tiles are whole mma tiles
-// (16 x 8), each operand tile into 16-byte chunks and pairs of them per
-// work-item, and fits the work-group size and local memory (the words of
-// either storage of each operand: rows padded by 4 words, or pairs of rows
-// padded by 8).
-static tailor_status check_mma_tiles(const int *t, const tailor_device_info *facts, int small)
+// (16 x 8, and 16 x 16 for the asynchronous kernels, which read B fragments
+// two n-tiles at a time), and each operand tile into 16-byte chunks and
+// pairs of them per work-item.
+static tailor_status check_mma_tiles(const int *t, int small)
 {
     const char *set = small ? "GEMM_MMA_SMALL_" : "GEMM_MMA_";
     int bm = t[small ? TUNE_GEMM_MMA_SMALL_BM : TUNE_GEMM_MMA_BM];
@@ -81,23 +81,47 @@ static tailor_status check_mma_tiles(const int *t, const tailor_device_info *fac
     int warps_m = t[small ? TUNE_GEMM_MMA_SMALL_WARPS_M : TUNE_GEMM_MMA_WARPS_M];
     int warps_n = t[small ? TUNE_GEMM_MMA_SMALL_WARPS_N : TUNE_GEMM_MMA_WARPS_N];
     int threads = 32 * warps_m * warps_n;
-    REQUIRE(bm % (16 * warps_m) == 0 && bn % (8 * warps_n) == 0, TAILOR_ERROR_INVALID_PROFILE,
-            "%sBM / WARPS_M must be a multiple of 16 and %sBN / WARPS_N of 8", set, set);
+    REQUIRE(bm % (16 * warps_m) == 0 && bn % (16 * warps_n) == 0, TAILOR_ERROR_INVALID_PROFILE,
+            "%sBM / WARPS_M and %sBN / WARPS_N must be multiples of 16", set, set);
     REQUIRE((bm * bk / 16) % threads == 0 && (bn * bk / 16) % threads == 0,
             TAILOR_ERROR_INVALID_PROFILE,
             "%s tiles (%dx%dx%d) do not split into pairs of 16-byte loads for %d work-items", set,
             bm, bn, bk, threads);
-    REQUIRE((size_t)threads <= max_group(facts), TAILOR_ERROR_INVALID_PROFILE,
-            "%s tiles need %d work-items a group; the device takes %zu", set, threads,
-            max_group(facts));
+    return TAILOR_SUCCESS;
+}
+
+// Whether a tile set's kernels fit the device's work-groups and local memory:
+// both kernels of its programs must, the register-prefetch one (32-bit k-pair
+// words, rows padded by 4 words or pairs of rows by 8, one or two buffers)
+// and the asynchronous one (STAGES tiles of halves, lines padded by 8).
+static int mma_tiles_fit(const int *t, const tailor_device_info *facts, int small)
+{
+    int bm = t[small ? TUNE_GEMM_MMA_SMALL_BM : TUNE_GEMM_MMA_BM];
+    int bn = t[small ? TUNE_GEMM_MMA_SMALL_BN : TUNE_GEMM_MMA_BN];
+    int bk = t[small ? TUNE_GEMM_MMA_SMALL_BK : TUNE_GEMM_MMA_BK];
+    int warps = t[small ? TUNE_GEMM_MMA_SMALL_WARPS_M : TUNE_GEMM_MMA_WARPS_M] *
+                t[small ? TUNE_GEMM_MMA_SMALL_WARPS_N : TUNE_GEMM_MMA_WARPS_N];
+    int stages = t[small ? TUNE_GEMM_MMA_SMALL_STAGES : TUNE_GEMM_MMA_STAGES];
     size_t words_a = (size_t)bm * (bk / 2 + 4), pairs_a = (size_t)(bk / 2) * (bm + 8);
     size_t words_b = (size_t)bn * (bk / 2 + 4), pairs_b = (size_t)(bk / 2) * (bn + 8);
-    size_t local_bytes = sizeof(cl_uint) * (size_t)(1 + t[TUNE_GEMM_MMA_DOUBLE_BUFFER]) *
-                         ((words_a > pairs_a ? words_a : pairs_a) + (words_b > pairs_b ? words_b : pairs_b));
-    REQUIRE(local_memory_fits(facts, local_bytes), TAILOR_ERROR_INVALID_PROFILE,
-            "%s tiles need %zu bytes of local memory; the device has %llu", set, local_bytes,
-            (unsigned long long)facts->local_mem_bytes);
-    return TAILOR_SUCCESS;
+    size_t prefetch_bytes = sizeof(cl_uint) * (size_t)(1 + t[TUNE_GEMM_MMA_DOUBLE_BUFFER]) *
+                            ((words_a > pairs_a ? words_a : pairs_a) +
+                             (words_b > pairs_b ? words_b : pairs_b));
+    size_t lines_a = (size_t)bm * (bk + 8), halves_a = (size_t)bk * (bm + 8);
+    size_t lines_b = (size_t)bn * (bk + 8), halves_b = (size_t)bk * (bn + 8);
+    size_t async_bytes = sizeof(cl_ushort) * (size_t)stages *
+                         ((lines_a > halves_a ? lines_a : halves_a) +
+                          (lines_b > halves_b ? lines_b : halves_b));
+    return (size_t)(32 * warps) <= max_group(facts) && local_memory_fits(facts, prefetch_bytes) &&
+           local_memory_fits(facts, async_bytes);
+}
+
+// Tensor cores where the device has them and both tile sets fit it (a device
+// with too little local memory for them runs the SIMT kernels).
+static int mma_ready(const struct profile *profile, const tailor_device_info *facts)
+{
+    return has_mma(profile) && mma_tiles_fit(profile->tune, facts, 0) &&
+           mma_tiles_fit(profile->tune, facts, 1);
 }
 
 static tailor_status check(const struct profile *profile, const tailor_device_info *facts)
@@ -120,8 +144,8 @@ static tailor_status check(const struct profile *profile, const tailor_device_in
             (unsigned long long)facts->local_mem_bytes);
     if (!has_mma(profile))
         return TAILOR_SUCCESS;
-    tailor_status status = check_mma_tiles(t, facts, 0);
-    return status == TAILOR_SUCCESS ? check_mma_tiles(t, facts, 1) : status;
+    tailor_status status = check_mma_tiles(t, 0);
+    return status == TAILOR_SUCCESS ? check_mma_tiles(t, 1) : status;
 }
 
 static int launches_program(const struct profile *profile, enum program_id program)
@@ -147,7 +171,21 @@ static size_t tiles_of(const struct gemm_call *c, int bm, int bn)
 
 static int uses_mma(const struct gemm_call *c)
 {
-    return c->ab_type != TAILOR_F32 && tune(c->ctx, TUNE_GEMM_MMA) && has_mma(&c->ctx->profile);
+    return c->ab_type != TAILOR_F32 && tune(c->ctx, TUNE_GEMM_MMA) &&
+           mma_ready(&c->ctx->profile, &c->ctx->info);
+}
+
+// 16-byte loads need the matrix's every line, and every matrix of the batch,
+// to start on 8 halves (the buffer itself is aligned far beyond).
+static cl_uint vector_loads(const struct gemm_call *c, cl_ulong offset, cl_ulong ld, cl_ulong stride)
+{
+    return offset % 8 == 0 && ld % 8 == 0 && (c->batch == 1 || stride % 8 == 0);
+}
+
+static int operands_aligned(const struct gemm_call *c)
+{
+    return vector_loads(c, c->a_offset, c->lda, c->stride_a) &&
+           vector_loads(c, c->b_offset, c->ldb, c->stride_b);
 }
 
 static void plan_call(const struct gemm_call *c, struct gemm_plan *p)
@@ -158,7 +196,8 @@ static void plan_call(const struct gemm_call *c, struct gemm_plan *p)
     p->op.launches = 1;
     if (uses_mma(c)) {
         int big_m = tune(c->ctx, TUNE_GEMM_MMA_BM), big_n = tune(c->ctx, TUNE_GEMM_MMA_BN);
-        int small_m = tune(c->ctx, TUNE_GEMM_MMA_SMALL_BM), small_n = tune(c->ctx, TUNE_GEMM_MMA_SMALL_BN);
+        int small_m = tune(c->ctx, TUNE_GEMM_MMA_SMALL_BM);
+        int small_n = tune(c->ctx, TUNE_GEMM_MMA_SMALL_BN);
         size_t big = tiles_of(c, big_m, big_n);
         size_t wanted = (size_t)c->ctx->info.compute_units *
                         (size_t)tune(c->ctx, TUNE_GEMM_SMALL_PERCENT) / 100;
@@ -170,16 +209,18 @@ static void plan_call(const struct gemm_call *c, struct gemm_plan *p)
         int small = wanted > 0 && (big * c->batch < wanted || big_area > 1.25 * small_area);
         p->op.program = small ? (f16 ? PROGRAM_GEMM_MMA_SMALL_F16 : PROGRAM_GEMM_MMA_SMALL_BF16)
                               : (f16 ? PROGRAM_GEMM_MMA_F16 : PROGRAM_GEMM_MMA_BF16);
-        p->op.kernel = (enum kernel_id)(KERNEL_GEMM_MMA_NN + which);
+        int async = tune(c->ctx, TUNE_GEMM_MMA_ASYNC) && operands_aligned(c);
+        enum kernel_id first = async ? KERNEL_GEMM_MMA_ASYNC_NN : KERNEL_GEMM_MMA_NN;
+        p->op.kernel = (enum kernel_id)(first + which);
         enum param_id bm = small ? TUNE_GEMM_MMA_SMALL_BM : TUNE_GEMM_MMA_BM;
         enum param_id bn = small ? TUNE_GEMM_MMA_SMALL_BN : TUNE_GEMM_MMA_BN;
         enum param_id wm = small ? TUNE_GEMM_MMA_SMALL_WARPS_M : TUNE_GEMM_MMA_WARPS_M;
         enum param_id wn = small ? TUNE_GEMM_MMA_SMALL_WARPS_N : TUNE_GEMM_MMA_WARPS_N;
         p->threads = 32 * (size_t)tune(c->ctx, wm) * (size_t)tune(c->ctx, wn);
         p->tiles = tiles_of(c, tune(c->ctx, bm), tune(c->ctx, bn));
-        snprintf(p->op.variant, sizeof p->op.variant, "mma-%s-%dx%d:%s:%s->%s",
-                 small ? "small" : "big", tune(c->ctx, bm), tune(c->ctx, bn), orientation[which],
-                 type_name(c->ab_type), type_name(c->c_type));
+        snprintf(p->op.variant, sizeof p->op.variant, "mma-%s-%s-%dx%d:%s:%s->%s",
+                 async ? "async" : "prefetch", small ? "small" : "big", tune(c->ctx, bm),
+                 tune(c->ctx, bn), orientation[which], type_name(c->ab_type), type_name(c->c_type));
         return;
     }
     p->op.program = c->ab_type == TAILOR_F32   ? PROGRAM_GEMM_SIMT_F32
@@ -192,13 +233,6 @@ static void plan_call(const struct gemm_call *c, struct gemm_plan *p)
     p->tiles = tiles_of(c, bm, bn);
     snprintf(p->op.variant, sizeof p->op.variant, "simt-%dx%d:%s:%s->%s", bm, bn,
              orientation[which], type_name(c->ab_type), type_name(c->c_type));
-}
-
-// 16-byte loads need the matrix's every line, and every matrix of the batch,
-// to start on 8 halves (the buffer itself is aligned far beyond).
-static cl_uint vector_loads(const struct gemm_call *c, cl_ulong offset, cl_ulong ld, cl_ulong stride)
-{
-    return offset % 8 == 0 && ld % 8 == 0 && (c->batch == 1 || stride % 8 == 0);
 }
 
 static tailor_status launch(const struct gemm_call *c, const struct gemm_plan *p)
@@ -401,16 +435,11 @@ static tailor_status explain(tailor_context *ctx, const tailor_call *call, struc
 // The tuner does not search these parameters yet (src/tune/tune_data.c makes
 // and checks the data of the other operations only): they stay at the
 // profile's values.
-// Smaller SIMT tiles, then smaller tensor-core tiles (floors: 16 steps of k,
-// the mma's; one warp; 16 rows and columns).
+// Smaller SIMT tiles (the tensor-core tiles do not shrink: where they do not
+// fit, f16 and bf16 run on the SIMT kernels).
 static const struct shrink_step shrink_steps[] = {
     {16, 2, {TUNE_GEMM_SIMT_BM, TUNE_GEMM_SIMT_BN}},
     {4, 1, {TUNE_GEMM_SIMT_BK}},
-    {0, 1, {TUNE_GEMM_MMA_DOUBLE_BUFFER}},
-    {16, 2, {TUNE_GEMM_MMA_BK, TUNE_GEMM_MMA_SMALL_BK}},
-    {1, 4, {TUNE_GEMM_MMA_WARPS_M, TUNE_GEMM_MMA_WARPS_N, TUNE_GEMM_MMA_SMALL_WARPS_M,
-            TUNE_GEMM_MMA_SMALL_WARPS_N}},
-    {16, 4, {TUNE_GEMM_MMA_BM, TUNE_GEMM_MMA_BN, TUNE_GEMM_MMA_SMALL_BM, TUNE_GEMM_MMA_SMALL_BN}},
 };
 
 const struct operation gemm_operation = {
