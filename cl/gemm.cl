@@ -68,12 +68,16 @@ INLINE void gemm_store(__global void *c, ulong i, uint c_type, float acc, float 
 
 // The tile (row, column of tiles) of a group: SWIZZLE tile rows form a band
 // walked column by column, so groups running together share panels in L2.
+// Remainders are taken by hand: a quotient and remainder of the same
+// operands become a freeze instruction in LLVM, which Oclgrind's
+// uninitialized-value checker does not support.
 INLINE uint2 gemm_tile(uint tiles_m, uint tiles_n, uint swizzle)
 {
     uint id = (uint)get_group_id(0);
-    uint band = id / (swizzle * tiles_n), in_band = id % (swizzle * tiles_n);
+    uint band = id / (swizzle * tiles_n), in_band = id - band * (swizzle * tiles_n);
     uint rows = min(swizzle, tiles_m - band * swizzle);
-    return (uint2)(band * swizzle + in_band % rows, in_band / rows);
+    uint column = in_band / rows;
+    return (uint2)(band * swizzle + in_band - column * rows, column);
 }
 
 #define GEMM_ARGS                                                                                  \

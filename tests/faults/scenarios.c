@@ -121,6 +121,12 @@ const struct scenario scenarios[] = {
      .layout = TAILOR_ROW_MAJOR, .alpha = -1, .beta = 0, .out_of_order = 1},
     {"sgemm scale (alpha = 0)", OPERATION_SGEMM, .profile = "cpu", .variant = "scale", .m = 12, .n = 9,
      .k = 5, .layout = TAILOR_ROW_MAJOR, .alpha = 0, .beta = -0.5f},
+    {"gemm, f32 batch (SIMT kernels)", OPERATION_GEMM, .profile = "generic", .variant = "simt-", .m = 9,
+     .n = 7, .k = 5, .layout = TAILOR_ROW_MAJOR, .trans_b = TAILOR_TRANS, .alpha = 2, .beta = -1,
+     .after_event = 1},
+    {"gemm, f32 batch, out-of-order queue", OPERATION_GEMM, .profile = "generic", .variant = "simt-",
+     .m = 6, .n = 11, .k = 4, .layout = TAILOR_COLUMN_MAJOR, .trans = TAILOR_TRANS, .alpha = 1,
+     .beta = 0, .out_of_order = 1},
     {"sgemm m = 1 through sgemv", OPERATION_SGEMM, .profile = "generic", .variant = "gemv:", .m = 1,
      .n = 45, .k = 30, .layout = TAILOR_ROW_MAJOR, .alpha = 2, .beta = 1},
 };
@@ -206,6 +212,7 @@ static cl_command_queue queue_of(struct scenario_state *s, const struct scenario
 // output's extent and a guard after it).
 struct geometry {
     size_t element, lda, ldb, ldc;
+    size_t stride_a, stride_b, stride_c; // GEMM's batch
     long long incx, incy;
     size_t compared; // bytes of the output buffer compared
 };
@@ -251,7 +258,8 @@ static void geometry_of(const struct scenario *sc, struct geometry *g)
         g->ldb = sc->ldb ? sc->ldb : sc->m;
         output = extent(sc->n, sc->m, g->ldb);
         break;
-    case OPERATION_SGEMM: {
+    case OPERATION_SGEMM:
+    case OPERATION_GEMM: {
         // Stored A is m x k (k x m transposed), B k x n (n x k), C m x n.
         size_t a_rows = sc->trans == TAILOR_NO_TRANS ? sc->m : sc->k;
         size_t a_cols = sc->trans == TAILOR_NO_TRANS ? sc->k : sc->m;
@@ -261,6 +269,13 @@ static void geometry_of(const struct scenario *sc, struct geometry *g)
         g->ldb = line_length(sc->layout, b_rows, b_cols);
         g->ldc = line_length(sc->layout, sc->m, sc->n);
         output = sc->m * sc->n;
+        if (sc->operation == OPERATION_GEMM) {
+            // Packed matrices one after another.
+            g->stride_a = sc->m * sc->k;
+            g->stride_b = sc->k * sc->n;
+            g->stride_c = output;
+            output *= GEMM_BATCH;
+        }
         break;
     }
     default:
@@ -341,6 +356,12 @@ static tailor_status run_operation(struct scenario_state *s, const struct scenar
                               sc->alpha, s->a, 0, g.lda, s->b, 0, g.ldb, sc->beta, s->c, 0, g.ldc, wait_count,
                               wait_list, &s->done);
         break;
+    case OPERATION_GEMM:
+        status = tailor_gemm_strided_batched(s->handle, queue, sc->layout, sc->trans, sc->trans_b, sc->m,
+                                             sc->n, sc->k, sc->alpha, TAILOR_F32, s->a, 0, g.lda, g.stride_a,
+                                             s->b, 0, g.ldb, g.stride_b, sc->beta, TAILOR_F32, s->c, 0,
+                                             g.ldc, g.stride_c, GEMM_BATCH, wait_count, wait_list, &s->done);
+        break;
     default:
         status = tailor_reduce(s->handle, queue, TAILOR_REDUCE_SUM, TAILOR_F32, sc->n, s->x, 0, s->result, 0,
                                wait_count, wait_list, &s->done);
@@ -420,10 +441,12 @@ static void reference_sgemv(struct scenario_state *s, const struct scenario *sc,
     }
 }
 
-static void reference_sgemm(struct scenario_state *s, const struct scenario *sc, const struct geometry *g)
+// Product z of a batch (SGEMM: the one product, z = 0).
+static void reference_sgemm(struct scenario_state *s, const struct scenario *sc, const struct geometry *g,
+                            size_t z)
 {
-    const float *a = (const float *)s->a_host, *b = (const float *)s->b_host;
-    float *c = (float *)s->expected;
+    const float *a = (const float *)s->a_host + z * g->stride_a, *b = (const float *)s->b_host + z * g->stride_b;
+    float *c = (float *)s->expected + z * g->stride_c;
     for (size_t i = 0; i < sc->m; ++i)
         for (size_t j = 0; j < sc->n; ++j) {
             double dot = 0;
@@ -480,13 +503,17 @@ int scenario_outcome_right(struct scenario_state *s, const struct scenario *scen
         if (scenario->operation == OPERATION_SGEMV)
             reference_sgemv(s, scenario, &g);
         else if (scenario->operation == OPERATION_SGEMM)
-            reference_sgemm(s, scenario, &g);
+            reference_sgemm(s, scenario, &g, 0);
+        else if (scenario->operation == OPERATION_GEMM)
+            for (size_t z = 0; z < GEMM_BATCH; ++z)
+                reference_sgemm(s, scenario, &g, z);
         else
             reference_transpose(s, scenario, &g);
     }
     if (clEnqueueReadBuffer(s->queue, s->c, CL_TRUE, 0, g.compared, s->got, 0, NULL, NULL) != CL_SUCCESS)
         return 0;
-    if (scenario->operation != OPERATION_SGEMV && scenario->operation != OPERATION_SGEMM)
+    if (scenario->operation != OPERATION_SGEMV && scenario->operation != OPERATION_SGEMM &&
+        scenario->operation != OPERATION_GEMM)
         return memcmp(s->got, s->expected, g.compared) == 0;
     // Exact values; the sign of a zero sum is the kernel's to choose.
     const float *got = (const float *)s->got, *expected = (const float *)s->expected;

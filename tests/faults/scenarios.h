@@ -14,7 +14,10 @@ enum scenario_operation {
     OPERATION_SOMATCOPY,
     OPERATION_DOMATCOPY,
     OPERATION_SGEMM,
+    OPERATION_GEMM, // tailor_gemm_strided_batched, f32, a batch of GEMM_BATCH
 };
+
+#define GEMM_BATCH 2
 
 struct scenario {
     const char *name;
@@ -33,7 +36,7 @@ struct scenario {
     // scenario cannot drift off the path it is meant to walk.
     const char *variant;
     // Shapes: reduce: n; GEMV: m x n; transpose: m rows x n columns of A;
-    // SGEMM: m x n x k.
+    // SGEMM, GEMM: m x n x k.
     size_t m, n, k;
     tailor_layout layout;
     tailor_trans trans;          // GEMV's, or SGEMM's op(A)
