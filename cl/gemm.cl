@@ -150,7 +150,7 @@ INLINE uint4 load_chunk(__global const ushort *p, ulong ld, uint line, uint line
     if (vector && line < lines && first + 8 <= extent)
         return *(__global const uint4 *)q;
     ushort h[8];
-    #pragma unroll
+#pragma unroll
     for (int i = 0; i < 8; i++)
         h[i] = line < lines && first + i < extent ? q[i] : (ushort)0;
     return (uint4)(pack_pair(h[0], h[1]), pack_pair(h[2], h[3]), pack_pair(h[4], h[5]),
@@ -166,14 +166,14 @@ INLINE void load_tile(uint4 *regs, __global const ushort *p, ulong ld, uint row0
 {
     uint tid = (uint)get_local_id(0);
     if (k_contiguous) {
-        #pragma unroll
+#pragma unroll
         for (int r = 0; r < CHUNKS(X); r++) {
             uint q = tid + (uint)r * THREADS;
             regs[r] = load_chunk(p, ld, row0 + q / (BK / 8), rows, k0 + q % (BK / 8) * 8, k,
                                  vector);
         }
     } else {
-        #pragma unroll
+#pragma unroll
         for (int r = 0; r < CHUNKS(X) / 2; r++) {
             uint q = tid + (uint)r * THREADS;
             uint kk = k0 + q / (X / 8) * 2, first = row0 + q % (X / 8) * 8;
@@ -187,13 +187,13 @@ INLINE void store_tile(__local uint *tile, const uint4 *regs, int k_contiguous, 
 {
     uint tid = (uint)get_local_id(0);
     if (k_contiguous) {
-        #pragma unroll
+#pragma unroll
         for (int r = 0; r < CHUNKS(X); r++) {
             uint q = tid + (uint)r * THREADS;
             *(__local uint4 *)(tile + q / (BK / 8) * PITCH_K + q % (BK / 8) * 4) = regs[r];
         }
     } else {
-        #pragma unroll
+#pragma unroll
         for (int r = 0; r < CHUNKS(X) / 2; r++) {
             uint q = tid + (uint)r * THREADS;
             uint4 lo = regs[2 * r], hi = regs[2 * r + 1];
@@ -222,6 +222,37 @@ INLINE void mma(float *d, uint a0, uint a1, uint a2, uint a3, uint b0, uint b1)
             : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
 }
 
+INLINE void zero_accumulators(float acc[MI][NJ][4])
+{
+#pragma unroll
+    for (int i = 0; i < MI; i++)
+#pragma unroll
+        for (int j = 0; j < NJ; j++)
+#pragma unroll
+            for (int r = 0; r < 4; r++)
+                acc[i][j][r] = 0.0f;
+}
+
+// A warp's accumulators into C: register r of mma tile (i, j) holds row
+// row0 + 16 i (+ 8 for r >= 2), column col0 + 8 j (+ 1 for odd r), where
+// row0 and col0 carry the lane's offsets within the tile.
+INLINE void store_accumulators(float acc[MI][NJ][4], __global void *c, ulong base, ulong ldc,
+                               uint m, uint n, uint row0, uint col0, uint c_type, float alpha,
+                               float beta)
+{
+#pragma unroll
+    for (int i = 0; i < MI; i++)
+#pragma unroll
+        for (int j = 0; j < NJ; j++)
+#pragma unroll
+            for (int r = 0; r < 4; r++) {
+                uint row = row0 + (uint)i * 16 + (r >= 2 ? 8 : 0);
+                uint col = col0 + (uint)j * 8 + (uint)(r & 1);
+                if (row < m && col < n)
+                    gemm_store(c, base + (ulong)row * ldc + col, c_type, acc[i][j][r], alpha, beta);
+            }
+}
+
 INLINE void gemm_mma_body(GEMM_ARGS, __local uint (*a_tile)[TILE_WORDS(BM)],
                           __local uint (*b_tile)[TILE_WORDS(BN)], int a_kc, int b_kc)
 {
@@ -237,13 +268,7 @@ INLINE void gemm_mma_body(GEMM_ARGS, __local uint (*a_tile)[TILE_WORDS(BM)],
         __global const ushort *pa = a + a_offset + z * stride_a;
         __global const ushort *pb = b + b_offset + z * stride_b;
         float acc[MI][NJ][4];
-        #pragma unroll
-        for (int i = 0; i < MI; i++)
-            #pragma unroll
-            for (int j = 0; j < NJ; j++)
-                #pragma unroll
-                for (int r = 0; r < 4; r++)
-                    acc[i][j][r] = 0.0f;
+        zero_accumulators(acc);
         uint4 a_regs[CHUNKS(BM)], b_regs[CHUNKS(BN)];
         if (tiles_k > 0) {
             load_tile(a_regs, pa, lda, m0, m, 0, k, a_kc, BM, vector_a);
@@ -260,24 +285,24 @@ INLINE void gemm_mma_body(GEMM_ARGS, __local uint (*a_tile)[TILE_WORDS(BM)],
                 load_tile(b_regs, pb, ldb, n0, n, (kt + 1) * BK, k, b_kc, BN, vector_b);
             }
             __local const uint *at = a_tile[cur], *bt = b_tile[cur];
-            #pragma unroll
+#pragma unroll
             for (uint ks = 0; ks < BK / 16; ks++) {
                 uint kp = ks * 8 + t;
                 uint bf[NJ][2];
-                #pragma unroll
+#pragma unroll
                 for (int j = 0; j < NJ; j++) {
                     uint col = wn + (uint)j * 8 + g;
                     bf[j][0] = tile_word(bt, col, kp, b_kc, BN);
                     bf[j][1] = tile_word(bt, col, kp + 4, b_kc, BN);
                 }
-                #pragma unroll
+#pragma unroll
                 for (int i = 0; i < MI; i++) {
                     uint row = wm + (uint)i * 16 + g;
                     uint a0 = tile_word(at, row, kp, a_kc, BM);
                     uint a1 = tile_word(at, row + 8, kp, a_kc, BM);
                     uint a2 = tile_word(at, row, kp + 4, a_kc, BM);
                     uint a3 = tile_word(at, row + 8, kp + 4, a_kc, BM);
-                    #pragma unroll
+#pragma unroll
                     for (int j = 0; j < NJ; j++)
                         mma(acc[i][j], a0, a1, a2, a3, bf[j][0], bf[j][1]);
                 }
@@ -294,19 +319,8 @@ INLINE void gemm_mma_body(GEMM_ARGS, __local uint (*a_tile)[TILE_WORDS(BM)],
             }
             barrier(CLK_LOCAL_MEM_FENCE);
         }
-        ulong base = c_offset + z * stride_c;
-        #pragma unroll
-        for (int i = 0; i < MI; i++)
-            #pragma unroll
-            for (int j = 0; j < NJ; j++)
-                #pragma unroll
-                for (int r = 0; r < 4; r++) {
-                    uint row = m0 + wm + (uint)i * 16 + g + (r >= 2 ? 8 : 0);
-                    uint col = n0 + wn + (uint)j * 8 + t * 2 + (uint)(r & 1);
-                    if (row < m && col < n)
-                        gemm_store(c, base + (ulong)row * ldc + col, c_type, acc[i][j][r], alpha,
-                                   beta);
-                }
+        store_accumulators(acc, c, c_offset + z * stride_c, ldc, m, n, m0 + wm + g,
+                           n0 + wn + t * 2, c_type, alpha, beta);
     }
 }
 
@@ -439,13 +453,7 @@ INLINE void gemm_async_body(GEMM_ARGS, __local ushort *a_tiles, __local ushort *
         __global const ushort *pa = a + a_offset + z * stride_a;
         __global const ushort *pb = b + b_offset + z * stride_b;
         float acc[MI][NJ][4];
-#pragma unroll
-        for (int i = 0; i < MI; i++)
-#pragma unroll
-            for (int j = 0; j < NJ; j++)
-#pragma unroll
-                for (int r = 0; r < 4; r++)
-                    acc[i][j][r] = 0.0f;
+        zero_accumulators(acc);
 #pragma unroll
         for (int s = 0; s < STAGES - 1; s++) {
             if ((uint)s < tiles_k) {
@@ -498,19 +506,8 @@ INLINE void gemm_async_body(GEMM_ARGS, __local ushort *a_tiles, __local ushort *
         }
         COPY_WAIT(0);
         barrier(CLK_LOCAL_MEM_FENCE);
-        ulong base = c_offset + z * stride_c;
-#pragma unroll
-        for (int i = 0; i < MI; i++)
-#pragma unroll
-            for (int j = 0; j < NJ; j++)
-#pragma unroll
-                for (int r = 0; r < 4; r++) {
-                    uint row = m0 + wm + (uint)i * 16 + g + (r >= 2 ? 8 : 0);
-                    uint col = n0 + wn + (uint)j * 8 + t * 2 + (uint)(r & 1);
-                    if (row < m && col < n)
-                        gemm_store(c, base + (ulong)row * ldc + col, c_type, acc[i][j][r], alpha,
-                                   beta);
-                }
+        store_accumulators(acc, c, c_offset + z * stride_c, ldc, m, n, m0 + wm + g,
+                           n0 + wn + t * 2, c_type, alpha, beta);
     }
 }
 

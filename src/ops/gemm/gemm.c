@@ -13,6 +13,7 @@
 #include "context.h"
 #include "error.h"
 #include "launch.h"
+#include "matrix_product.h"
 #include "symbols.h"
 
 // The kernels index rows, columns and k with 32-bit integers, and the batch.
@@ -266,32 +267,6 @@ static tailor_status launch(const struct gemm_call *c, const struct gemm_plan *p
                          c->wait_count, c->wait_list, c->event);
 }
 
-// How each matrix lies in memory: op(A) is m x k, op(B) k x n, C m x n, each
-// stored by rows in row-major layout and by columns in column-major.
-struct stored {
-    size_t lines, length;
-};
-
-struct storage {
-    struct stored a, b, c;
-};
-
-static struct storage storage_of(tailor_layout layout, tailor_trans trans_a, tailor_trans trans_b,
-                                 size_t m, size_t n, size_t k)
-{
-    int row_major = layout == TAILOR_ROW_MAJOR;
-    int a_as_is = (trans_a == TAILOR_NO_TRANS) == row_major;
-    int b_as_is = (trans_b == TAILOR_NO_TRANS) == row_major;
-    return (struct storage){{a_as_is ? m : k, a_as_is ? k : m},
-                            {b_as_is ? k : n, b_as_is ? n : k},
-                            {row_major ? m : n, row_major ? n : m}};
-}
-
-static size_t extent_of(struct stored s, size_t ld)
-{
-    return s.lines && s.length ? (s.lines - 1) * ld + s.length : 0;
-}
-
 // Elements from the first matrix's offset to the last matrix's last element,
 // or SIZE_MAX where that overflows.
 static size_t span_of(size_t extent, size_t stride, size_t batch)
@@ -322,21 +297,13 @@ static tailor_status check_call(tailor_layout layout, tailor_trans trans_a, tail
                                 size_t m, size_t n, size_t k, size_t lda, size_t ldb, size_t ldc,
                                 size_t stride_c, size_t batch)
 {
-    REQUIRE(layout == TAILOR_ROW_MAJOR || layout == TAILOR_COLUMN_MAJOR, TAILOR_ERROR_UNKNOWN_LAYOUT,
-            "%d is not a tailor_layout", (int)layout);
-    REQUIRE(trans_a == TAILOR_NO_TRANS || trans_a == TAILOR_TRANS, TAILOR_ERROR_UNKNOWN_TRANSPOSE,
-            "trans_a %d is not a tailor_trans", (int)trans_a);
-    REQUIRE(trans_b == TAILOR_NO_TRANS || trans_b == TAILOR_TRANS, TAILOR_ERROR_UNKNOWN_TRANSPOSE,
-            "trans_b %d is not a tailor_trans", (int)trans_b);
-    tailor_status status = check_types(ab_type, c_type);
+    tailor_status status = check_product_enums(layout, trans_a, trans_b);
+    if (status == TAILOR_SUCCESS)
+        status = check_types(ab_type, c_type);
+    if (status == TAILOR_SUCCESS)
+        status = check_leading_dimensions(s, lda, ldb, ldc);
     if (status != TAILOR_SUCCESS)
         return status;
-    REQUIRE(lda >= s->a.length && lda >= 1, TAILOR_ERROR_INVALID_LEADING_DIMENSION,
-            "lda is %zu, less than the %zu elements of a stored line of a", lda, s->a.length);
-    REQUIRE(ldb >= s->b.length && ldb >= 1, TAILOR_ERROR_INVALID_LEADING_DIMENSION,
-            "ldb is %zu, less than the %zu elements of a stored line of b", ldb, s->b.length);
-    REQUIRE(ldc >= s->c.length && ldc >= 1, TAILOR_ERROR_INVALID_LEADING_DIMENSION,
-            "ldc is %zu, less than the %zu elements of a stored line of c", ldc, s->c.length);
     if (m == 0 || n == 0 || batch == 0)
         return TAILOR_SUCCESS;
     REQUIRE(m <= GEMM_MAX_DIMENSION && n <= GEMM_MAX_DIMENSION && k <= GEMM_MAX_DIMENSION,
@@ -358,24 +325,24 @@ static struct gemm_call row_major_call(tailor_context *ctx, tailor_layout layout
                                        tailor_dtype c_type, size_t c_offset, size_t ldc,
                                        size_t stride_c, size_t batch)
 {
-    int row_major = layout == TAILOR_ROW_MAJOR;
+    struct row_major_product r = row_major_product(layout, trans_a, trans_b, m, n);
     return (struct gemm_call){
         .ctx = ctx,
-        .m = (cl_uint)(row_major ? m : n),
-        .n = (cl_uint)(row_major ? n : m),
+        .m = (cl_uint)r.m,
+        .n = (cl_uint)r.n,
         .k = (cl_uint)k,
         .alpha = alpha,
         .beta = beta,
         .ab_type = ab_type,
         .c_type = c_type,
-        .a_mn_contig = (row_major ? trans_a : trans_b) == TAILOR_TRANS,
-        .b_k_contig = (row_major ? trans_b : trans_a) == TAILOR_TRANS,
-        .a_offset = row_major ? a_offset : b_offset,
-        .lda = row_major ? lda : ldb,
-        .stride_a = row_major ? stride_a : stride_b,
-        .b_offset = row_major ? b_offset : a_offset,
-        .ldb = row_major ? ldb : lda,
-        .stride_b = row_major ? stride_b : stride_a,
+        .a_mn_contig = r.a_mn_contig,
+        .b_k_contig = r.b_k_contig,
+        .a_offset = r.swap ? b_offset : a_offset,
+        .lda = r.swap ? ldb : lda,
+        .stride_a = r.swap ? stride_b : stride_a,
+        .b_offset = r.swap ? a_offset : b_offset,
+        .ldb = r.swap ? lda : ldb,
+        .stride_b = r.swap ? stride_a : stride_b,
         .c_offset = c_offset,
         .ldc = ldc,
         .stride_c = stride_c,

@@ -11,6 +11,7 @@
 #include "context.h"
 #include "error.h"
 #include "launch.h"
+#include "matrix_product.h"
 #include "workspace.h"
 
 // The kernels index rows, columns and k with 32-bit integers.
@@ -831,59 +832,14 @@ static tailor_status launch_cpu_packed(const struct sgemm_call *c, const struct 
     return status;
 }
 
-// A stored operand: `lines` lines of `length` elements, ld apart.
-struct stored {
-    size_t lines, length;
-};
-
-static size_t extent_of(struct stored s, size_t ld)
-{
-    return s.lines && s.length ? (s.lines - 1) * ld + s.length : 0;
-}
-
-// The checks of tailor_sgemm that need no buffer (after the queue's), and
-// the call in row-major terms. Column-major C = op(A) op(B) is row-major
-// C^T = op(B)^T op(A)^T: the operands swap, m and n swap, each keeps its
-// transpose flag.
-static tailor_status check_enums(tailor_layout layout, tailor_trans trans_a, tailor_trans trans_b)
-{
-    REQUIRE(layout == TAILOR_ROW_MAJOR || layout == TAILOR_COLUMN_MAJOR, TAILOR_ERROR_UNKNOWN_LAYOUT,
-            "%d is not a tailor_layout", (int)layout);
-    REQUIRE(trans_a == TAILOR_NO_TRANS || trans_a == TAILOR_TRANS, TAILOR_ERROR_UNKNOWN_TRANSPOSE,
-            "trans_a %d is not a tailor_trans", (int)trans_a);
-    REQUIRE(trans_b == TAILOR_NO_TRANS || trans_b == TAILOR_TRANS, TAILOR_ERROR_UNKNOWN_TRANSPOSE,
-            "trans_b %d is not a tailor_trans", (int)trans_b);
-    return TAILOR_SUCCESS;
-}
-
-// How each matrix lies in memory: op(A) is m x k, op(B) k x n, C m x n,
-// each stored by rows in row-major layout and by columns in column-major.
-struct storage {
-    struct stored a, b, c;
-};
-
-static struct storage storage_of(tailor_layout layout, tailor_trans trans_a, tailor_trans trans_b,
-                                 size_t m, size_t n, size_t k)
-{
-    int row_major = layout == TAILOR_ROW_MAJOR;
-    int a_as_is = (trans_a == TAILOR_NO_TRANS) == row_major;
-    int b_as_is = (trans_b == TAILOR_NO_TRANS) == row_major;
-    return (struct storage){{a_as_is ? m : k, a_as_is ? k : m},
-                            {b_as_is ? k : n, b_as_is ? n : k},
-                            {row_major ? m : n, row_major ? n : m}};
-}
-
 // Leading dimensions as BLAS checks them, before any quick return; then the
 // sizes the kernels index with 32-bit integers.
 static tailor_status check_shape(const struct storage *s, size_t m, size_t n, size_t k, size_t lda,
                                  size_t ldb, size_t ldc)
 {
-    REQUIRE(lda >= s->a.length && lda >= 1, TAILOR_ERROR_INVALID_LEADING_DIMENSION,
-            "lda is %zu, less than the %zu elements of a stored line of a", lda, s->a.length);
-    REQUIRE(ldb >= s->b.length && ldb >= 1, TAILOR_ERROR_INVALID_LEADING_DIMENSION,
-            "ldb is %zu, less than the %zu elements of a stored line of b", ldb, s->b.length);
-    REQUIRE(ldc >= s->c.length && ldc >= 1, TAILOR_ERROR_INVALID_LEADING_DIMENSION,
-            "ldc is %zu, less than the %zu elements of a stored line of c", ldc, s->c.length);
+    tailor_status status = check_leading_dimensions(s, lda, ldb, ldc);
+    if (status != TAILOR_SUCCESS)
+        return status;
     REQUIRE(m == 0 || n == 0 ||
                 (m <= SGEMM_MAX_DIMENSION && n <= SGEMM_MAX_DIMENSION && k <= SGEMM_MAX_DIMENSION),
             TAILOR_ERROR_UNSUPPORTED, "m, n and k must be at most 2^31 - 1 (got %zu, %zu, %zu)", m,
@@ -891,26 +847,27 @@ static tailor_status check_shape(const struct storage *s, size_t m, size_t n, si
     return TAILOR_SUCCESS;
 }
 
+// The call in row-major terms (src/ops/matrix_product.h).
 static struct sgemm_call row_major_call(tailor_context *ctx, tailor_layout layout,
                                         tailor_trans trans_a, tailor_trans trans_b, size_t m,
                                         size_t n, size_t k, float alpha, size_t a_offset, size_t lda,
                                         size_t b_offset, size_t ldb, float beta, size_t c_offset,
                                         size_t ldc)
 {
-    int row_major = layout == TAILOR_ROW_MAJOR;
+    struct row_major_product r = row_major_product(layout, trans_a, trans_b, m, n);
     return (struct sgemm_call){
         .ctx = ctx,
-        .m = (cl_uint)(row_major ? m : n),
-        .n = (cl_uint)(row_major ? n : m),
+        .m = (cl_uint)r.m,
+        .n = (cl_uint)r.n,
         .k = (cl_uint)k,
         .alpha = alpha,
         .beta = beta,
-        .a_mn_contig = (row_major ? trans_a : trans_b) == TAILOR_TRANS,
-        .b_k_contig = (row_major ? trans_b : trans_a) == TAILOR_TRANS,
-        .a_offset = row_major ? a_offset : b_offset,
-        .lda = row_major ? lda : ldb,
-        .b_offset = row_major ? b_offset : a_offset,
-        .ldb = row_major ? ldb : lda,
+        .a_mn_contig = r.a_mn_contig,
+        .b_k_contig = r.b_k_contig,
+        .a_offset = r.swap ? b_offset : a_offset,
+        .lda = r.swap ? ldb : lda,
+        .b_offset = r.swap ? a_offset : b_offset,
+        .ldb = r.swap ? lda : ldb,
         .c_offset = c_offset,
         .ldc = ldc,
         .scale_only = k == 0 || alpha == 0.0f,
@@ -919,7 +876,7 @@ static struct sgemm_call row_major_call(tailor_context *ctx, tailor_layout layou
 
 static tailor_status explain(tailor_context *ctx, const tailor_call *call, struct op_plan *plan)
 {
-    tailor_status status = check_enums(call->layout, call->trans_a, call->trans_b);
+    tailor_status status = check_product_enums(call->layout, call->trans_a, call->trans_b);
     if (status != TAILOR_SUCCESS)
         return status;
     size_t m = call->m, n = call->n, k = call->k;
@@ -985,7 +942,7 @@ tailor_status tailor_sgemm(tailor_context *ctx, cl_command_queue queue, tailor_l
 {
     operation_begin();
     REQUIRE(ctx, TAILOR_ERROR_NULL_HANDLE, "the tailor handle is NULL");
-    tailor_status status = check_enums(layout, trans_a, trans_b);
+    tailor_status status = check_product_enums(layout, trans_a, trans_b);
     if (status == TAILOR_SUCCESS)
         status = check_enqueue(ctx, queue, num_events_in_wait_list, event_wait_list);
     struct storage s = storage_of(layout, trans_a, trans_b, m, n, k);
