@@ -2,8 +2,8 @@
 // column-major to row-major mapping, and the choice between the tensor-core
 // kernels (NVIDIA CUDA_SM >= 80, f16 and bf16: asynchronous where A and B
 // allow 16-byte loads, register prefetch otherwise) in their big or small
-// tile set and the SIMT kernels of cl/gemm.cl. A single f32 x f32 -> f32 product is
-// handed to tailor_sgemm.
+// tile set and the SIMT kernels of cl/gemm.cl. A single f32 x f32 -> f32
+// product is handed to tailor_sgemm.
 #include "gemm.h"
 
 #include <stdint.h>
@@ -69,6 +69,33 @@ static size_t max_group(const tailor_device_info *facts)
     return facts->max_work_group_size ? facts->max_work_group_size : 1024;
 }
 
+// One tensor-core tile set as the profile holds it (small: GEMM_MMA_SMALL_*).
+struct mma_tiles {
+    int bm, bn, bk, warps_m, warps_n, stages;
+};
+
+static struct mma_tiles mma_tiles_of(const int *t, int small)
+{
+    return (struct mma_tiles){
+        t[small ? TUNE_GEMM_MMA_SMALL_BM : TUNE_GEMM_MMA_BM],
+        t[small ? TUNE_GEMM_MMA_SMALL_BN : TUNE_GEMM_MMA_BN],
+        t[small ? TUNE_GEMM_MMA_SMALL_BK : TUNE_GEMM_MMA_BK],
+        t[small ? TUNE_GEMM_MMA_SMALL_WARPS_M : TUNE_GEMM_MMA_WARPS_M],
+        t[small ? TUNE_GEMM_MMA_SMALL_WARPS_N : TUNE_GEMM_MMA_WARPS_N],
+        t[small ? TUNE_GEMM_MMA_SMALL_STAGES : TUNE_GEMM_MMA_STAGES],
+    };
+}
+
+static size_t mma_threads(struct mma_tiles s)
+{
+    return 32 * (size_t)s.warps_m * (size_t)s.warps_n;
+}
+
+static size_t larger(size_t a, size_t b)
+{
+    return a > b ? a : b;
+}
+
 // A tensor-core tile set splits into warps whose tiles are whole mma tiles
 // (16 x 8, and 16 x 16 for the asynchronous kernels, which read B fragments
 // two n-tiles at a time), and each operand tile into 16-byte chunks and
@@ -76,18 +103,15 @@ static size_t max_group(const tailor_device_info *facts)
 static tailor_status check_mma_tiles(const int *t, int small)
 {
     const char *set = small ? "GEMM_MMA_SMALL_" : "GEMM_MMA_";
-    int bm = t[small ? TUNE_GEMM_MMA_SMALL_BM : TUNE_GEMM_MMA_BM];
-    int bn = t[small ? TUNE_GEMM_MMA_SMALL_BN : TUNE_GEMM_MMA_BN];
-    int bk = t[small ? TUNE_GEMM_MMA_SMALL_BK : TUNE_GEMM_MMA_BK];
-    int warps_m = t[small ? TUNE_GEMM_MMA_SMALL_WARPS_M : TUNE_GEMM_MMA_WARPS_M];
-    int warps_n = t[small ? TUNE_GEMM_MMA_SMALL_WARPS_N : TUNE_GEMM_MMA_WARPS_N];
-    int threads = 32 * warps_m * warps_n;
-    REQUIRE(bm % (16 * warps_m) == 0 && bn % (16 * warps_n) == 0, TAILOR_ERROR_INVALID_PROFILE,
+    struct mma_tiles s = mma_tiles_of(t, small);
+    int threads = (int)mma_threads(s);
+    REQUIRE(s.bm % (16 * s.warps_m) == 0 && s.bn % (16 * s.warps_n) == 0,
+            TAILOR_ERROR_INVALID_PROFILE,
             "%sBM / WARPS_M and %sBN / WARPS_N must be multiples of 16", set, set);
-    REQUIRE((bm * bk / 16) % threads == 0 && (bn * bk / 16) % threads == 0,
+    REQUIRE((s.bm * s.bk / 16) % threads == 0 && (s.bn * s.bk / 16) % threads == 0,
             TAILOR_ERROR_INVALID_PROFILE,
             "%s tiles (%dx%dx%d) do not split into pairs of 16-byte loads for %d work-items", set,
-            bm, bn, bk, threads);
+            s.bm, s.bn, s.bk, threads);
     return TAILOR_SUCCESS;
 }
 
@@ -97,23 +121,15 @@ static tailor_status check_mma_tiles(const int *t, int small)
 // and the asynchronous one (STAGES tiles of halves, lines padded by 8).
 static int mma_tiles_fit(const int *t, const tailor_device_info *facts, int small)
 {
-    int bm = t[small ? TUNE_GEMM_MMA_SMALL_BM : TUNE_GEMM_MMA_BM];
-    int bn = t[small ? TUNE_GEMM_MMA_SMALL_BN : TUNE_GEMM_MMA_BN];
-    int bk = t[small ? TUNE_GEMM_MMA_SMALL_BK : TUNE_GEMM_MMA_BK];
-    int warps = t[small ? TUNE_GEMM_MMA_SMALL_WARPS_M : TUNE_GEMM_MMA_WARPS_M] *
-                t[small ? TUNE_GEMM_MMA_SMALL_WARPS_N : TUNE_GEMM_MMA_WARPS_N];
-    int stages = t[small ? TUNE_GEMM_MMA_SMALL_STAGES : TUNE_GEMM_MMA_STAGES];
-    size_t words_a = (size_t)bm * (bk / 2 + 4), pairs_a = (size_t)(bk / 2) * (bm + 8);
-    size_t words_b = (size_t)bn * (bk / 2 + 4), pairs_b = (size_t)(bk / 2) * (bn + 8);
+    struct mma_tiles s = mma_tiles_of(t, small);
+    size_t bm = (size_t)s.bm, bn = (size_t)s.bn, bk = (size_t)s.bk;
     size_t prefetch_bytes = sizeof(cl_uint) * (size_t)(1 + t[TUNE_GEMM_MMA_DOUBLE_BUFFER]) *
-                            ((words_a > pairs_a ? words_a : pairs_a) +
-                             (words_b > pairs_b ? words_b : pairs_b));
-    size_t lines_a = (size_t)bm * (bk + 8), halves_a = (size_t)bk * (bm + 8);
-    size_t lines_b = (size_t)bn * (bk + 8), halves_b = (size_t)bk * (bn + 8);
-    size_t async_bytes = sizeof(cl_ushort) * (size_t)stages *
-                         ((lines_a > halves_a ? lines_a : halves_a) +
-                          (lines_b > halves_b ? lines_b : halves_b));
-    return (size_t)(32 * warps) <= max_group(facts) && local_memory_fits(facts, prefetch_bytes) &&
+                            (larger(bm * (bk / 2 + 4), bk / 2 * (bm + 8)) +
+                             larger(bn * (bk / 2 + 4), bk / 2 * (bn + 8)));
+    size_t async_bytes = sizeof(cl_ushort) * (size_t)s.stages *
+                         (larger(bm * (bk + 8), bk * (bm + 8)) +
+                          larger(bn * (bk + 8), bk * (bn + 8)));
+    return mma_threads(s) <= max_group(facts) && local_memory_fits(facts, prefetch_bytes) &&
            local_memory_fits(facts, async_bytes);
 }
 
@@ -154,10 +170,12 @@ static int launches_program(const struct profile *profile, enum program_id progr
     return !(((uint64_t)1 << program) & GEMM_MMA_SET) || has_mma(profile);
 }
 
-// The launch: one kernel, tiles along dimension 0, the batch along 1.
+// The launch: one kernel, tiles along dimension 0, the batch along 1; whether
+// A and B allow 16-byte loads.
 struct gemm_plan {
     struct op_plan op;
     size_t threads, tiles;
+    cl_uint vector_a, vector_b;
 };
 
 static size_t ceil_div(size_t a, size_t b)
@@ -178,15 +196,10 @@ static int uses_mma(const struct gemm_call *c)
 
 // 16-byte loads need the matrix's every line, and every matrix of the batch,
 // to start on 8 halves (the buffer itself is aligned far beyond).
-static cl_uint vector_loads(const struct gemm_call *c, cl_ulong offset, cl_ulong ld, cl_ulong stride)
+static cl_uint vector_loads(const struct gemm_call *c, cl_ulong offset, cl_ulong ld,
+                            cl_ulong stride)
 {
     return offset % 8 == 0 && ld % 8 == 0 && (c->batch == 1 || stride % 8 == 0);
-}
-
-static int operands_aligned(const struct gemm_call *c)
-{
-    return vector_loads(c, c->a_offset, c->lda, c->stride_a) &&
-           vector_loads(c, c->b_offset, c->ldb, c->stride_b);
 }
 
 static void plan_call(const struct gemm_call *c, struct gemm_plan *p)
@@ -195,33 +208,34 @@ static void plan_call(const struct gemm_call *c, struct gemm_plan *p)
     int which = 2 * c->a_mn_contig + c->b_k_contig;
     int f16 = c->ab_type == TAILOR_F16;
     p->op.launches = 1;
+    p->vector_a = vector_loads(c, c->a_offset, c->lda, c->stride_a);
+    p->vector_b = vector_loads(c, c->b_offset, c->ldb, c->stride_b);
     if (uses_mma(c)) {
-        int big_m = tune(c->ctx, TUNE_GEMM_MMA_BM), big_n = tune(c->ctx, TUNE_GEMM_MMA_BN);
-        int small_m = tune(c->ctx, TUNE_GEMM_MMA_SMALL_BM);
-        int small_n = tune(c->ctx, TUNE_GEMM_MMA_SMALL_BN);
-        size_t big = tiles_of(c, big_m, big_n);
+        struct mma_tiles big = mma_tiles_of(c->ctx->profile.tune, 0);
+        struct mma_tiles small = mma_tiles_of(c->ctx->profile.tune, 1);
+        size_t big_tiles = tiles_of(c, big.bm, big.bn);
+        size_t small_tiles = tiles_of(c, small.bm, small.bn);
         size_t wanted = (size_t)c->ctx->info.compute_units *
                         (size_t)tune(c->ctx, TUNE_GEMM_SMALL_PERCENT) / 100;
         // Small tiles where the big ones leave too few groups, or pad the
         // matrices with a quarter more work than the small ones do (the
         // percentage 0: never).
-        double big_area = (double)big * big_m * big_n;
-        double small_area = (double)tiles_of(c, small_m, small_n) * small_m * small_n;
-        int small = wanted > 0 && (big * c->batch < wanted || big_area > 1.25 * small_area);
-        p->op.program = small ? (f16 ? PROGRAM_GEMM_MMA_SMALL_F16 : PROGRAM_GEMM_MMA_SMALL_BF16)
-                              : (f16 ? PROGRAM_GEMM_MMA_F16 : PROGRAM_GEMM_MMA_BF16);
-        int async = tune(c->ctx, TUNE_GEMM_MMA_ASYNC) && operands_aligned(c);
+        double big_area = (double)big_tiles * big.bm * big.bn;
+        double small_area = (double)small_tiles * small.bm * small.bn;
+        int use_small =
+            wanted > 0 && (big_tiles * c->batch < wanted || big_area > 1.25 * small_area);
+        struct mma_tiles s = use_small ? small : big;
+        p->op.program = use_small
+                            ? (f16 ? PROGRAM_GEMM_MMA_SMALL_F16 : PROGRAM_GEMM_MMA_SMALL_BF16)
+                            : (f16 ? PROGRAM_GEMM_MMA_F16 : PROGRAM_GEMM_MMA_BF16);
+        int async = tune(c->ctx, TUNE_GEMM_MMA_ASYNC) && p->vector_a && p->vector_b;
         enum kernel_id first = async ? KERNEL_GEMM_MMA_ASYNC_NN : KERNEL_GEMM_MMA_NN;
         p->op.kernel = (enum kernel_id)(first + which);
-        enum param_id bm = small ? TUNE_GEMM_MMA_SMALL_BM : TUNE_GEMM_MMA_BM;
-        enum param_id bn = small ? TUNE_GEMM_MMA_SMALL_BN : TUNE_GEMM_MMA_BN;
-        enum param_id wm = small ? TUNE_GEMM_MMA_SMALL_WARPS_M : TUNE_GEMM_MMA_WARPS_M;
-        enum param_id wn = small ? TUNE_GEMM_MMA_SMALL_WARPS_N : TUNE_GEMM_MMA_WARPS_N;
-        p->threads = 32 * (size_t)tune(c->ctx, wm) * (size_t)tune(c->ctx, wn);
-        p->tiles = tiles_of(c, tune(c->ctx, bm), tune(c->ctx, bn));
+        p->threads = mma_threads(s);
+        p->tiles = use_small ? small_tiles : big_tiles;
         snprintf(p->op.variant, sizeof p->op.variant, "mma-%s-%s-%dx%d:%s:%s->%s",
-                 async ? "async" : "prefetch", small ? "small" : "big", tune(c->ctx, bm),
-                 tune(c->ctx, bn), orientation[which], type_name(c->ab_type), type_name(c->c_type));
+                 async ? "async" : "prefetch", use_small ? "small" : "big", s.bm, s.bn,
+                 orientation[which], type_name(c->ab_type), type_name(c->c_type));
         return;
     }
     p->op.program = c->ab_type == TAILOR_F32   ? PROGRAM_GEMM_SIMT_F32
@@ -259,8 +273,8 @@ static tailor_status launch(const struct gemm_call *c, const struct gemm_plan *p
     args_u64(&args, c->stride_c);
     args_u32(&args, (cl_uint)c->c_type);
     args_u32(&args, (cl_uint)c->batch);
-    args_u32(&args, vector_loads(c, c->a_offset, c->lda, c->stride_a));
-    args_u32(&args, vector_loads(c, c->b_offset, c->ldb, c->stride_b));
+    args_u32(&args, p->vector_a);
+    args_u32(&args, p->vector_b);
     size_t batch_groups = c->batch < MAX_BATCH_GROUPS ? (size_t)c->batch : MAX_BATCH_GROUPS;
     size_t global[2] = {p->tiles * p->threads, batch_groups}, local[2] = {p->threads, 1};
     return kernel_launch(c->ctx, p->op.program, p->op.kernel, &args, c->queue, 2, global, local,
