@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "checks.h"
 #include "error.h"
 #include "tailor.h"
 
@@ -61,6 +62,18 @@ static inline tailor_status check_leading_dimensions(const struct storage *s, si
             "ldb is %zu, less than the %zu elements of a stored line of b", ldb, s->b.length);
     REQUIRE(ldc >= s->c.length && ldc >= 1, TAILOR_ERROR_INVALID_LEADING_DIMENSION,
             "ldc is %zu, less than the %zu elements of a stored line of c", ldc, s->c.length);
+    return TAILOR_SUCCESS;
+}
+
+// C's range (c_extent elements of c_bytes from c_offset) does not meet an
+// input's in the same buffer.
+static inline tailor_status check_product_overlap(cl_mem input, const char *name, size_t offset,
+                                                  size_t extent, size_t bytes, cl_mem c,
+                                                  size_t c_offset, size_t c_extent, size_t c_bytes)
+{
+    REQUIRE(input != c || !ranges_overlap(offset * bytes, extent * bytes, c_offset * c_bytes,
+                                          c_extent * c_bytes),
+            TAILOR_ERROR_BUFFERS_OVERLAP, "c overlaps %s in the same buffer", name);
     return TAILOR_SUCCESS;
 }
 

@@ -49,6 +49,23 @@ void variant_set(const char *name)
     last_variant[length] = '\0';
 }
 
+void name_prefix(char *name, size_t size, const char *prefix)
+{
+    size_t p = strlen(prefix), n = strnlen(name, size - 1);
+    if (n == 0 || p >= size)
+        return;
+    if (p + n > size - 1)
+        n = size - 1 - p;
+    memmove(name + p, name, n);
+    memcpy(name, prefix, p);
+    name[p + n] = '\0';
+}
+
+void variant_prefix(const char *prefix)
+{
+    name_prefix(last_variant, sizeof last_variant, prefix);
+}
+
 const char *tailor_last_error(void)
 {
     return last_error;

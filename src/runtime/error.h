@@ -29,6 +29,14 @@ const char *cl_error_name(cl_int error);
 
 void variant_set(const char *name);
 
+// Prepends `prefix` to the NUL-terminated name in a buffer of `size` bytes
+// (cut to fit), unless the name is empty: the variant of a call one
+// operation makes on another's behalf ("gemv:..."), as run or as explained.
+void name_prefix(char *name, size_t size, const char *prefix);
+
+// name_prefix on the variant of the calling thread's last operation.
+void variant_prefix(const char *prefix);
+
 // Returns status from the enclosing function, with a message, unless the
 // condition holds.
 #define REQUIRE(condition, status, ...)                                                             \

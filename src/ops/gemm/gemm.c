@@ -395,10 +395,7 @@ static tailor_status explain(tailor_context *ctx, const tailor_call *call, struc
         status = operation_ready(ctx, OP_SGEMM);
         if (status == TAILOR_SUCCESS)
             status = operation_table[OP_SGEMM]->explain(ctx, &sgemm, plan);
-        char variant[sizeof plan->variant];
-        snprintf(variant, sizeof variant, "sgemm:%.*s", (int)sizeof variant - 7, plan->variant);
-        if (*plan->variant)
-            snprintf(plan->variant, sizeof plan->variant, "%s", variant);
+        name_prefix(plan->variant, sizeof plan->variant, "sgemm:");
         return status;
     }
     struct gemm_call c = row_major_call(ctx, call->layout, call->trans_a, call->trans_b, m, n, k,
@@ -436,16 +433,6 @@ static tailor_status check_operand(tailor_context *ctx, cl_mem buffer, const cha
     return check_buffer(ctx, buffer, name, offset, span, bytes, access);
 }
 
-static tailor_status check_overlap(cl_mem input, const char *name, size_t offset, size_t span,
-                                   size_t bytes, cl_mem c, size_t c_offset, size_t c_span,
-                                   size_t c_bytes)
-{
-    REQUIRE(input != c || !ranges_overlap(offset * bytes, span * bytes, c_offset * c_bytes,
-                                          c_span * c_bytes),
-            TAILOR_ERROR_BUFFERS_OVERLAP, "c overlaps %s in the same buffer", name);
-    return TAILOR_SUCCESS;
-}
-
 tailor_status tailor_gemm_strided_batched(
     tailor_context *ctx, cl_command_queue queue, tailor_layout layout, tailor_trans trans_a,
     tailor_trans trans_b, size_t m, size_t n, size_t k, float alpha, tailor_dtype ab_type, cl_mem a,
@@ -471,11 +458,8 @@ tailor_status tailor_gemm_strided_batched(
         status = tailor_sgemm(ctx, queue, layout, trans_a, trans_b, m, n, k, alpha, a, a_offset,
                               lda, b, b_offset, ldb, beta, c, c_offset, ldc,
                               num_events_in_wait_list, event_wait_list, event);
-        char variant[128];
-        snprintf(variant, sizeof variant, "sgemm:%.*s", (int)sizeof variant - 7,
-                 tailor_last_variant());
-        if (status == TAILOR_SUCCESS && *tailor_last_variant())
-            variant_set(variant);
+        if (status == TAILOR_SUCCESS)
+            variant_prefix("sgemm:");
         return status;
     }
 
@@ -492,9 +476,11 @@ tailor_status tailor_gemm_strided_batched(
     if (status == TAILOR_SUCCESS && product)
         status = check_operand(ctx, b, "b", b_offset, b_span, ab_bytes, BUFFER_READ);
     if (status == TAILOR_SUCCESS && product)
-        status = check_overlap(a, "a", a_offset, a_span, ab_bytes, c, c_offset, c_span, c_bytes);
+        status = check_product_overlap(a, "a", a_offset, a_span, ab_bytes, c, c_offset, c_span,
+                                       c_bytes);
     if (status == TAILOR_SUCCESS && product)
-        status = check_overlap(b, "b", b_offset, b_span, ab_bytes, c, c_offset, c_span, c_bytes);
+        status = check_product_overlap(b, "b", b_offset, b_span, ab_bytes, c, c_offset, c_span,
+                                       c_bytes);
     if (status != TAILOR_SUCCESS)
         return status;
     if (!product && beta == 1.0f)

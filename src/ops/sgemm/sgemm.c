@@ -546,11 +546,8 @@ static tailor_status run_as_gemv(const struct sgemm_call *c)
                                         g.alpha, m_is_one ? c->b : c->a, g.a_offset, g.lda,
                                         m_is_one ? c->a : c->b, g.b_offset, g.incx, g.beta, c->c,
                                         g.c_offset, g.incy, c->wait_count, c->wait_list, c->event);
-    if (status == TAILOR_SUCCESS) {
-        char name[128];
-        snprintf(name, sizeof name, "gemv:%s", tailor_last_variant());
-        variant_set(name);
-    }
+    if (status == TAILOR_SUCCESS)
+        variant_prefix("gemv:");
     return status;
 }
 
@@ -898,9 +895,7 @@ static tailor_status explain(tailor_context *ctx, const tailor_call *call, struc
     if (!c.scale_only && is_gemv(&c)) {
         tailor_call g = as_gemv(&c);
         status = operation_table[OP_GEMV]->explain(ctx, &g, plan);
-        char variant[sizeof plan->variant];
-        snprintf(variant, sizeof variant, "gemv:%.*s", (int)sizeof variant - 6, plan->variant);
-        snprintf(plan->variant, sizeof plan->variant, "%s", variant);
+        name_prefix(plan->variant, sizeof plan->variant, "gemv:");
         return status;
     }
     struct sgemm_plan p;
@@ -923,15 +918,6 @@ static const struct shrink_step shrink_steps[] = {
 const struct operation sgemm_operation = {
     check, NULL, explain, NULL, &sgemm_tune_tasks, shrink_steps,
     sizeof shrink_steps / sizeof shrink_steps[0]};
-
-static tailor_status check_overlap(cl_mem input, const char *name, size_t offset, size_t extent,
-                                   cl_mem c, size_t c_offset, size_t c_extent)
-{
-    REQUIRE(input != c || !ranges_overlap(offset * sizeof(float), extent * sizeof(float),
-                                          c_offset * sizeof(float), c_extent * sizeof(float)),
-            TAILOR_ERROR_BUFFERS_OVERLAP, "c overlaps %s in the same buffer", name);
-    return TAILOR_SUCCESS;
-}
 
 tailor_status tailor_sgemm(tailor_context *ctx, cl_command_queue queue, tailor_layout layout,
                            tailor_trans trans_a, tailor_trans trans_b, size_t m, size_t n,
@@ -967,9 +953,11 @@ tailor_status tailor_sgemm(tailor_context *ctx, cl_command_queue queue, tailor_l
                               BUFFER_READ);
     size_t c_extent = extent_of(s.c, ldc);
     if (status == TAILOR_SUCCESS && product)
-        status = check_overlap(a, "a", a_offset, extent_of(s.a, lda), c, c_offset, c_extent);
+        status = check_product_overlap(a, "a", a_offset, extent_of(s.a, lda), sizeof(float), c,
+                                       c_offset, c_extent, sizeof(float));
     if (status == TAILOR_SUCCESS && product)
-        status = check_overlap(b, "b", b_offset, extent_of(s.b, ldb), c, c_offset, c_extent);
+        status = check_product_overlap(b, "b", b_offset, extent_of(s.b, ldb), sizeof(float), c,
+                                       c_offset, c_extent, sizeof(float));
     if (status != TAILOR_SUCCESS)
         return status;
     if (!product && beta == 1.0f)
