@@ -21,48 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "half_float.h"
 #include "support.h"
 
 #define GUARD 5
 #define SENTINEL 77.0f
-
-static uint16_t to_half(float f) // exact for the values used here, NaN kept
-{
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    uint32_t sign = (x >> 16) & 0x8000u;
-    if ((x & 0x7fffffffu) > 0x7f800000u)
-        return 0x7e00;
-    int e = (int)((x >> 23) & 0xff) - 127 + 15;
-    if ((x & 0x7fffffffu) == 0)
-        return (uint16_t)sign;
-    if (e <= 0) { // subnormal half: the values here are exact multiples of 2^-24
-        return (uint16_t)(sign | (uint32_t)lrintf(fabsf(f) * 16777216.0f));
-    }
-    return (uint16_t)(sign | ((uint32_t)e << 10) | ((x & 0x7fffffu) >> 13));
-}
-
-static float from_half(uint16_t h)
-{
-    uint32_t e = (h >> 10) & 0x1f, m = h & 0x3ffu;
-    float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexpf((float)(m | 0x400u), (int)e - 25);
-    return h & 0x8000u ? -v : v;
-}
-
-static uint16_t to_bf16(float f)
-{
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    return (uint16_t)(x >> 16);
-}
-
-static float from_bf16(uint16_t b)
-{
-    uint32_t x = (uint32_t)b << 16;
-    float f;
-    memcpy(&f, &x, 4);
-    return f;
-}
 
 static size_t type_bytes(tailor_dtype t)
 {
@@ -74,7 +37,7 @@ static void put(void *data, tailor_dtype t, size_t i, float v)
     if (t == TAILOR_F32)
         ((float *)data)[i] = v;
     else
-        ((uint16_t *)data)[i] = t == TAILOR_F16 ? to_half(v) : to_bf16(v);
+        ((uint16_t *)data)[i] = t == TAILOR_F16 ? half_from_float(v) : bf16_from_float(v);
 }
 
 static float get(const void *data, tailor_dtype t, size_t i)
@@ -82,7 +45,7 @@ static float get(const void *data, tailor_dtype t, size_t i)
     if (t == TAILOR_F32)
         return ((const float *)data)[i];
     uint16_t h = ((const uint16_t *)data)[i];
-    return t == TAILOR_F16 ? from_half(h) : from_bf16(h);
+    return t == TAILOR_F16 ? half_to_float(h) : bf16_to_float(h);
 }
 
 static char ta_char(tailor_trans t)

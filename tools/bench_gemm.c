@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "half_float.h"
 
 #define SAMPLES 64
 
@@ -33,44 +34,9 @@ static int call_tailor(struct bench *b, void *state)
                : -1;
 }
 
-static uint16_t to_half(float f) // round to nearest; the inputs are in [-1, 1)
-{
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    uint32_t sign = (x >> 16) & 0x8000u;
-    int e = (int)((x >> 23) & 0xff) - 127 + 15;
-    if (e <= 0)
-        return (uint16_t)sign;
-    uint32_t r = ((uint32_t)e << 10) | ((x & 0x7fffffu) >> 13), rest = x & 0x1fffu;
-    r += rest > 0x1000u || (rest == 0x1000u && (r & 1u));
-    return (uint16_t)(sign | r);
-}
-
-static double from_half(uint16_t h)
-{
-    int e = (h >> 10) & 0x1f;
-    double v = e == 0 ? ldexp(h & 0x3ff, -24) : e == 31 ? INFINITY : ldexp((h & 0x3ff) | 0x400, e - 25);
-    return h & 0x8000u ? -v : v;
-}
-
-static uint16_t to_bf16(float f)
-{
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    return (uint16_t)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
-}
-
-static double from_bf16(uint16_t h)
-{
-    uint32_t x = (uint32_t)h << 16;
-    float f;
-    memcpy(&f, &x, 4);
-    return f;
-}
-
 static double value(const struct gemm_state *s, const uint16_t *data, size_t i)
 {
-    return s->type == TAILOR_F16 ? from_half(data[i]) : from_bf16(data[i]);
+    return s->type == TAILOR_F16 ? half_to_float(data[i]) : bf16_to_float(data[i]);
 }
 
 // Element (i, j) of op(X) of product z, stored row-major with the transpose.
@@ -143,7 +109,7 @@ static void gemm_row(struct bench *b, tailor_dtype type, size_t m, size_t n, siz
         seed ^= seed >> 7;
         seed ^= seed << 17;
         float v = (float)((double)(seed >> 40) / (double)(1ull << 23) - 1.0);
-        uint16_t h = type == TAILOR_F16 ? to_half(v) : to_bf16(v);
+        uint16_t h = type == TAILOR_F16 ? half_from_float(v) : bf16_from_float(v);
         if (i < na)
             a[i] = h;
         else
