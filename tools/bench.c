@@ -185,6 +185,22 @@ cl_mem bench_buffer(struct bench *b, size_t bytes, const void *pattern, size_t p
     return buffer;
 }
 
+cl_mem bench_upload(struct bench *b, const void *host, size_t bytes)
+{
+    cl_int error;
+    cl_mem buffer = clCreateBuffer(b->context, CL_MEM_READ_WRITE, bytes, NULL, &error);
+    if (error == CL_SUCCESS)
+        error = clEnqueueWriteBuffer(b->queue, buffer, CL_TRUE, 0, bytes, host, 0, NULL, NULL);
+    if (error != CL_SUCCESS) {
+        fprintf(stderr, "bench: a buffer of %zu bytes from the host failed (%d)\n", bytes, (int)error);
+        ++b->failures;
+        if (buffer)
+            clReleaseMemObject(buffer);
+        return NULL;
+    }
+    return buffer;
+}
+
 size_t bench_fit_elements(const struct bench *b, size_t wanted, size_t element_bytes, int buffers)
 {
     size_t limit = (size_t)(b->info.max_alloc_bytes / element_bytes);

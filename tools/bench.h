@@ -92,6 +92,9 @@ int bench_time_row_cblas(struct bench *b, struct bench_row *row, bench_call call
 // A buffer of `bytes` filled with copies of the pattern; NULL on failure (reported).
 cl_mem bench_buffer(struct bench *b, size_t bytes, const void *pattern, size_t pattern_bytes);
 
+// A buffer holding a copy of `bytes` of host memory; NULL on failure (reported).
+cl_mem bench_upload(struct bench *b, const void *host, size_t bytes);
+
 // Prints the row and keeps it for the JSON report.
 void bench_add_row(struct bench *b, const struct bench_row *row);
 

@@ -71,21 +71,6 @@ static int check_result(struct bench *b, const struct gemm_state *s, const uint1
     return 0;
 }
 
-static cl_mem upload(struct bench *b, const uint16_t *host, size_t count)
-{
-    cl_int error;
-    cl_mem buffer = clCreateBuffer(b->context, CL_MEM_READ_WRITE, count * 2, NULL, &error);
-    if (error == CL_SUCCESS)
-        error = clEnqueueWriteBuffer(b->queue, buffer, CL_TRUE, 0, count * 2, host, 0, NULL, NULL);
-    if (error != CL_SUCCESS) {
-        fprintf(stderr, "bench: gemm: a buffer of %zu halves failed (%d)\n", count, (int)error);
-        if (buffer)
-            clReleaseMemObject(buffer);
-        return NULL;
-    }
-    return buffer;
-}
-
 static void gemm_row(struct bench *b, tailor_dtype type, size_t m, size_t n, size_t k, size_t batch,
                      tailor_trans trans_a, tailor_trans trans_b)
 {
@@ -116,8 +101,8 @@ static void gemm_row(struct bench *b, tailor_dtype type, size_t m, size_t n, siz
             bm[i - na] = h;
     }
     uint16_t zero = 0;
-    s.a = upload(b, a, na);
-    s.b = upload(b, bm, nb);
+    s.a = bench_upload(b, a, na * sizeof *a);
+    s.b = bench_upload(b, bm, nb * sizeof *bm);
     s.c = bench_buffer(b, batch * m * n * 2, &zero, sizeof zero);
     if (!s.a || !s.b || !s.c) {
         bench_fail(b, "gemm: buffers");

@@ -79,21 +79,6 @@ static float next_value(unsigned long long *state)
     return (float)((double)(x >> 40) / (double)(1ull << 23) - 1.0);
 }
 
-static cl_mem upload(struct bench *b, const float *host, size_t count)
-{
-    cl_int error;
-    cl_mem buffer = clCreateBuffer(b->context, CL_MEM_READ_WRITE, count * sizeof *host, NULL, &error);
-    if (error == CL_SUCCESS)
-        error = clEnqueueWriteBuffer(b->queue, buffer, CL_TRUE, 0, count * sizeof *host, host, 0, NULL, NULL);
-    if (error != CL_SUCCESS) {
-        fprintf(stderr, "bench: sgemm: a buffer of %zu floats failed (%d)\n", count, (int)error);
-        if (buffer)
-            clReleaseMemObject(buffer);
-        return NULL;
-    }
-    return buffer;
-}
-
 // Where element (i, j) of op(X) lies in X's storage.
 static size_t stored_at(const struct sgemm_state *s, tailor_trans trans, size_t i, size_t j, size_t ld)
 {
@@ -151,8 +136,8 @@ static void sgemm_layout_row(struct bench *b, tailor_layout layout, size_t m, si
     for (size_t i = 0; i < k * n; ++i)
         bm[i] = next_value(&seed);
     float zero = 0;
-    s.a = upload(b, a, m * k);
-    s.b = upload(b, bm, k * n);
+    s.a = bench_upload(b, a, m * k * sizeof *a);
+    s.b = bench_upload(b, bm, k * n * sizeof *bm);
     s.c = bench_buffer(b, m * n * sizeof zero, &zero, sizeof zero);
     if (!s.a || !s.b || !s.c) {
         bench_fail(b, "sgemm: buffers");
