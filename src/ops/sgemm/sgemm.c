@@ -5,7 +5,6 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "checks.h"
 #include "context.h"
@@ -496,10 +495,7 @@ static void plan_tiled_call(const struct sgemm_call *c, struct sgemm_plan *p)
         snprintf(prefix, sizeof prefix, "%s%s%s%s:", p->pack_b ? "packed-b" : "",
                  p->pack_b && staged_letters[0] ? "," : "", staged_letters[0] ? "staged-" : "",
                  staged_letters);
-    char variant[sizeof p->op.variant];
-    snprintf(variant, sizeof variant, "%s%.*s", prefix, (int)(sizeof variant - 1 - strlen(prefix)),
-             p->op.variant);
-    snprintf(p->op.variant, sizeof p->op.variant, "%s", variant);
+    name_prefix(p->op.variant, sizeof p->op.variant, prefix);
 }
 
 // A product with one row or one column of C is a matrix-vector product: the
