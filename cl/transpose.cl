@@ -92,12 +92,13 @@ typedef struct __attribute__((packed)) {
 
 // Aligned 16-byte accesses on NVIDIA may carry cache hints (PTX): a
 // transpose touches every byte once, so its lines need not stay cached.
+// LOAD16 and STORE16 move a uint4, hinted where the profile says.
 #if DEVICE == DEVICE_NVIDIA
 #define HINTED (TRANSPOSE_LOAD_HINT + TRANSPOSE_STORE_HINT > 0)
 #else
 #define HINTED 0
 #endif
-#if HINTED && VEC * ELEMENT_BYTES == 16
+#if HINTED
 #if TRANSPOSE_LOAD_HINT == 1
 #define LOAD_PTX "ld.global.cs.v4.u32"
 #elif TRANSPOSE_LOAD_HINT == 2
@@ -122,6 +123,15 @@ static inline void store_hinted(__global void *p, uint4 v)
                      "r"(v.w)
                      : "memory");
 }
+#define LOAD16(p) load_hinted(p)
+#define STORE16(p, v) store_hinted(p, v)
+#else
+#define LOAD16(p) (*(const __global uint4 *)(p))
+// Through vstore4: Oclgrind's compiler split a store of a vector built word
+// by word into a store of an undefined vector and four word stores.
+#define STORE16(p, v) vstore4(v, 0, (__global uint *)(p))
+#endif
+#if HINTED && VEC * ELEMENT_BYTES == 16
 #define LOAD_ALIGNED(T, p) CAT(as_, T)(load_hinted(p))
 #define STORE_ALIGNED(T, p, v) store_hinted(p, as_uint4(v))
 #else
@@ -700,6 +710,158 @@ transpose_elements(ulong rows, ulong cols, const __global ELEM *restrict a, ulon
             b[(col0 + c) * ldb + row0 + r] = SCALE_ONE(v[k]);
     }
 }
+
+// GPU methods, rows of A or B that are not 16-byte aligned (elements of 1
+// to 8 bytes): every global access an aligned 16-byte vector of RV
+// elements, as on the aligned path, except at the border of the matrix. A
+// tile of R_ROWS x R_COLS elements of A reads, for each of its rows and the
+// RV - 1 rows below them, the aligned vectors that cover the row's run (one
+// more than the run's vectors where it starts mid-vector), and puts them in
+// local memory as they are: element (r, c) of the tile sits `shift` (the
+// misalignment of row r's run, in elements) after column c. Each row of B
+// is written in whole aligned vectors: the tile owns the vectors of B that
+// start within its R_ROWS rows, and the last of them reaches up to RV - 1
+// rows into the next tile, which the tile has read. Only the elements of B
+// before its first whole vector (in the first tile row) and after its last
+// (in the last) are written one by one, as are the vectors of A that cross
+// its first or last element (a_end, counted from the buffer's start), so no
+// access leaves A or touches B's padding. Local rows are padded to an odd
+// number of words, and every RV rows by a word more, so that the work-items
+// gathering a vector of B, RV rows apart, meet distinct banks.
+#if ELEMENT_BYTES < 16 && METHOD != TRANSPOSE_CPU
+#if ELEMENT_BYTES == 1
+#define RV 16
+#elif ELEMENT_BYTES == 2
+#define RV 8
+#elif ELEMENT_BYTES == 4
+#define RV 4
+#else
+#define RV 2
+#endif
+#define R_ROWS (ELEMENT_BYTES == 1 ? 128 : ELEMENT_BYTES == 8 ? 32 : 64)
+#define R_COLS (ELEMENT_BYTES <= 2 ? 128 : ELEMENT_BYTES == 4 ? 64 : 32)
+#define R_LOCAL_ROWS (R_ROWS + RV - 1)
+#define R_VECTORS (R_COLS / RV + 1) // vectors covering a row's run
+#define R_WORD (ELEMENT_BYTES < 4 ? 4 / ELEMENT_BYTES : 1) // elements of a word, at least one
+#define R_PITCH (R_COLS + RV + R_WORD)
+#define R_ROW_AT(r) ((r) * R_PITCH + (r) / RV * R_WORD)
+#define R_LOCAL_WORDS ((R_ROW_AT(R_LOCAL_ROWS) * ELEMENT_BYTES + 3) / 4)
+#define R_LOADS ((R_LOCAL_ROWS * R_VECTORS + E_GROUP - 1) / E_GROUP)
+#define R_STORES (R_COLS * (R_ROWS / RV) / E_GROUP)
+
+// A 16-byte vector of RV elements, gathered in an array, as four words:
+// elements of 1 and 2 bytes packed by shifts on little-endian devices
+// (vectors of bytes reach memory in 4-byte pieces on NVPTX, even through
+// as_uint4), wider ones reinterpreted.
+static inline uint4 r_words(const ELEM *g)
+{
+#if ELEMENT_BYTES == 8
+    return (uint4)(as_uint2(g[0]), as_uint2(g[1]));
+#elif ELEMENT_BYTES == 4 || defined(__ENDIAN_LITTLE__)
+    uint w[4];
+#pragma unroll
+    for (uint m = 0; m < 4; ++m) {
+#if ELEMENT_BYTES == 4
+        w[m] = as_uint(g[m]);
+#else
+        w[m] = 0;
+#pragma unroll
+        for (uint p = 0; p < 4 / ELEMENT_BYTES; ++p)
+            w[m] |= (uint)g[m * (4 / ELEMENT_BYTES) + p] << (8 * ELEMENT_BYTES * p);
+#endif
+    }
+    return (uint4)(w[0], w[1], w[2], w[3]);
+#else
+    return CAT(as_, uint4)(CAT(vload, RV)(0, g));
+#endif
+}
+
+__kernel __attribute__((reqd_work_group_size(E_GROUP, 1, 1))) void
+transpose_realigned(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a_offset,
+                    ulong lda, __global ELEM *restrict b, ulong b_offset, ulong ldb, uint tiles_x,
+                    ulong a_end ALPHA_PARAMETER)
+{
+    __local uint tile[R_LOCAL_WORDS] __attribute__((aligned(16)));
+    __local ELEM *elements = (__local ELEM *)tile;
+    uint2 group = group_tile(tiles_x);
+    ulong row0 = (ulong)group.y * R_ROWS, col0 = (ulong)group.x * R_COLS;
+    uint lid = (uint)get_local_id(0);
+    uint row_limit = (uint)min((ulong)R_LOCAL_ROWS, rows - row0);
+    int col_limit = (int)min((ulong)R_COLS, cols - col0);
+    // The misalignment of tile row r's run is (base + r * lda_rv) % RV.
+    ulong start0 = a_offset + row0 * lda + col0;
+    uint base = (uint)(start0 % RV), lda_rv = (uint)(lda % RV);
+
+    // Where each local row's column 0 sits: its place plus its shift.
+    __local ushort row_at[R_LOCAL_ROWS];
+#define R_ELEMENT(r, c) elements[row_at[r] + (c)]
+    // Whole vectors are all loaded before any is stored; the vectors that
+    // cross A's first or last element go to local memory element by element
+    // (only the elements of the tile's run).
+    uint4 v[R_LOADS];
+    int whole[R_LOADS];
+#pragma unroll
+    for (uint k = 0; k < R_LOADS; ++k) {
+        uint i = lid + k * E_GROUP, r = i / R_VECTORS, n = i - r * R_VECTORS;
+        whole[k] = 0;
+        if (r >= row_limit)
+            continue;
+        uint shift = (base + r * lda_rv) % RV;
+        if (n == 0)
+            row_at[r] = (ushort)(R_ROW_AT(r) + shift);
+        int first_col = (int)(n * RV) - (int)shift; // of the vector, in the tile
+        if (first_col >= col_limit)
+            continue;
+        ulong at = start0 + r * lda - shift + n * RV;
+        if (at >= a_offset && at + RV <= a_end) {
+            v[k] = LOAD16(a + at);
+            whole[k] = 1;
+        } else {
+            for (uint q = 0; q < RV; ++q)
+                if (first_col + (int)q >= 0 && first_col + (int)q < col_limit)
+                    elements[R_ROW_AT(r) + n * RV + q] = a[at + q];
+        }
+    }
+#pragma unroll
+    for (uint k = 0; k < R_LOADS; ++k) {
+        uint i = lid + k * E_GROUP, r = i / R_VECTORS, n = i - r * R_VECTORS;
+        if (!whole[k])
+            continue;
+        __local uint *to = tile + (R_ROW_AT(r) + n * RV) * ELEMENT_BYTES / 4;
+        to[0] = v[k].s0;
+        to[1] = v[k].s1;
+        to[2] = v[k].s2;
+        to[3] = v[k].s3;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+#pragma unroll
+    for (uint k = 0; k < R_STORES; ++k) {
+        uint i = lid + k * E_GROUP, c = i / (R_ROWS / RV), j = i % (R_ROWS / RV);
+        if ((int)c >= col_limit)
+            continue;
+        ulong run = b_offset + (col0 + c) * ldb + row0;
+        uint first = (uint)((RV - run % RV) % RV) + j * RV; // tile row of the vector's first element
+        if (row0 + first + RV <= rows) {
+            ELEM g[RV];
+#pragma unroll
+            for (uint q = 0; q < RV; ++q)
+                g[q] = SCALE_ONE(R_ELEMENT(first + q, c));
+            STORE16(b + run + first, r_words(g));
+        } else {
+            for (uint r = first; r < first + RV && row0 + r < rows; ++r)
+                b[run + r] = SCALE_ONE(R_ELEMENT(r, c));
+        }
+    }
+    // B's elements before the first whole vector of each row.
+    if (row0 == 0 && (int)lid < col_limit) {
+        ulong run = b_offset + (col0 + lid) * ldb;
+        for (uint r = 0; r < (RV - run % RV) % RV && r < rows; ++r)
+            b[run + r] = SCALE_ONE(R_ELEMENT(r, lid));
+    }
+}
+#undef R_ELEMENT
+#endif
 
 // GPU methods, misaligned rows of 1-byte elements: the same trip
 // through local memory with 32-bit words on both global sides. A tile of

@@ -38,6 +38,8 @@ struct run {
     int seen[SIZE_COUNT][PATH_COUNT]; // paths the calls took
     int one_element_tiles[SIZE_COUNT]; // a local tile of 1 x 1: every shape is whole tiles
     int copies[SIZE_COUNT][COPY_COUNT]; // copy kernels the calls took (one row or column)
+    int realigned[SIZE_COUNT];          // calls that took the realigned kernel
+    int expect_realigned[SIZE_COUNT];   // a GPU method whose TRANSPOSE_REALIGN bit is set
 };
 
 struct layout {
@@ -68,6 +70,8 @@ static void record_path(struct run *run, size_t size_index)
     const char *variant = tailor_last_variant();
     if (strncmp(variant, "local-tile-1x1/", 15) == 0)
         run->one_element_tiles[size_index] = 1;
+    if (strncmp(variant, "realigned-", 10) == 0)
+        run->realigned[size_index] = 1;
     char padded[128];
     snprintf(padded, sizeof padded, "%s/", variant);
     for (size_t c = 0; c < COPY_COUNT; ++c)
@@ -106,7 +110,9 @@ static void check_transpose(struct run *run, size_t size_index, const struct lay
                             unsigned long long *seed)
 {
     size_t e = element_sizes[size_index];
-    size_t a_count = l->a_offset + extent(l->rows, l->cols, l->lda) + GUARD;
+    // A's buffer ends at its last element, so that a read past it leaves
+    // the buffer (oclgrind reports that).
+    size_t a_count = l->a_offset + extent(l->rows, l->cols, l->lda);
     size_t b_count = l->b_offset + extent(l->cols, l->rows, l->ldb) + GUARD;
     unsigned char *a = malloc(a_count * e), *expected = malloc(b_count * e), *got = malloc(b_count * e);
     cl_mem a_buffer = NULL, b_buffer = NULL;
@@ -187,6 +193,12 @@ static void check_shapes(struct run *run, int small, unsigned long long *seed)
                  (element_sizes[s] < 16 && (size_t)run->vector_bytes >= 2 * element_sizes[s])))
                 CHECK(run->seen[s][p], "%s: no %zu-byte call took the %s path", run->label,
                       element_sizes[s], path_names[p]);
+    // Misaligned rows took the realigned kernel where the method is a GPU
+    // one and TRANSPOSE_REALIGN names the element size.
+    for (size_t s = 0; s < SIZE_COUNT; ++s)
+        if (run->expect_realigned[s])
+            CHECK(run->realigned[s], "%s: no %zu-byte call took the realigned kernel", run->label,
+                  element_sizes[s]);
     // One-row and one-column shapes, with and without strides and offsets,
     // took every copy kernel (element sizes above a vector's have no
     // misaligned offsets).
@@ -384,6 +396,9 @@ static const struct config configs[] = {
      32},
     {ALL_METHODS("2") ",TRANSPOSE_WG_X=2,TRANSPOSE_WG_Y=1,TRANSPOSE_CPU_BLOCK=16,TRANSPOSE_VECTOR_BYTES=64",
      64},
+    // GPU methods' misaligned rows without the realigned kernel.
+    {ALL_METHODS("0") ",TRANSPOSE_REALIGN=0,TRANSPOSE_WG_X=8,TRANSPOSE_LOCAL_STEPS=2", 0},
+    {ALL_METHODS("1") ",TRANSPOSE_REALIGN=0", 0},
     // Bands of tile rows that divide no grid evenly.
     {ALL_METHODS("0") ",TRANSPOSE_WG_X=4,TRANSPOSE_BAND=3,TRANSPOSE_VECTOR_BYTES=8,TRANSPOSE_LOCAL_STEPS=1",
      8},
@@ -414,6 +429,19 @@ static void run_config(const struct test_device *device, const char *profile, co
         CHECK_STATUS(tailor_context_parameter(run.handle, "TRANSPOSE_VECTOR_BYTES", &run.vector_bytes,
                                               &origin),
                      TAILOR_SUCCESS);
+    }
+    int realign = 0;
+    tailor_origin origin;
+    CHECK_STATUS(tailor_context_parameter(run.handle, "TRANSPOSE_REALIGN", &realign, &origin),
+                 TAILOR_SUCCESS);
+    for (size_t s = 0; s + 1 < SIZE_COUNT; ++s) {
+        char name[32];
+        int method = 0;
+        snprintf(name, sizeof name, "TRANSPOSE_METHOD_%zu", element_sizes[s]);
+        CHECK_STATUS(tailor_context_parameter(run.handle, name, &method, &origin), TAILOR_SUCCESS);
+        run.expect_realigned[s] = method != 2 && (realign >> s & 1) &&
+                                  (size_t)run.vector_bytes >= 2 * element_sizes[s] &&
+                                  device->info.mem_base_addr_align_bits >= 128;
     }
     check_shapes(&run, small, seed);
     check_scaling(&run, small, seed);

@@ -163,7 +163,7 @@ struct launch_plan {
     cl_ulong count, a_stride, b_stride;
     int copy_aligned;
     unsigned tile_cols_log2; // the element-wise kernel's tile
-    cl_ulong a_end;          // the word kernel: one past A's last element
+    cl_ulong a_end;          // the word and realigned kernels: one past A's last element
 };
 
 // Work-items of a copy group, and the items each moves (COPY_STEPS in
@@ -273,6 +273,24 @@ static int plan_words(const struct transpose_call *c, struct launch_plan *p)
     return 1;
 }
 
+// GPU methods, rows that are not vector-aligned, of the element sizes
+// TRANSPOSE_REALIGN names: the realigned kernel, every access but those on
+// the matrix's border an aligned 16-byte vector. Needs buffers that start
+// 16-byte aligned.
+static int plan_realigned(const struct transpose_call *c, struct launch_plan *p)
+{
+    size_t e = c->element_bytes;
+    if (c->ctx->info.mem_base_addr_align_bits < 128 ||
+        !plan_small_tiles(c, p, transpose_realigned_rows(e), transpose_realigned_cols(e),
+                          transpose_realigned_local_bytes(e)))
+        return 0;
+    p->a_end = c->a_offset + (c->rows - 1) * c->lda + c->cols;
+    p->op.kernel = KERNEL_TRANSPOSE_REALIGNED;
+    snprintf(p->op.variant, sizeof p->op.variant, "realigned-%zux%zu/unaligned%s", p->tile_rows,
+             p->tile_cols, c->scaling != SCALING_NONE ? "/scaled" : "");
+    return 1;
+}
+
 static tailor_status plan_launch(const struct transpose_call *c, struct launch_plan *p)
 {
     const int *t = c->ctx->profile.tune;
@@ -309,6 +327,9 @@ static tailor_status plan_launch(const struct transpose_call *c, struct launch_p
                   vec * c->element_bytes * 8 <= c->ctx->info.mem_base_addr_align_bits;
     int whole_tiles = c->rows % p->tile_rows == 0 && c->cols % p->tile_cols == 0;
     int narrow = c->rows * 2 <= p->tile_rows || c->cols * 2 <= p->tile_cols;
+    if (p->method != TRANSPOSE_CPU && !vectors && !narrow && c->element_bytes < 16 &&
+        (t[TUNE_TRANSPOSE_REALIGN] >> c->size_log2 & 1) && plan_realigned(c, p))
+        return TAILOR_SUCCESS;
     if (p->method != TRANSPOSE_CPU && !vectors && !narrow && c->scaling == SCALING_NONE &&
         c->element_bytes == 1 && plan_words(c, p))
         return TAILOR_SUCCESS;
@@ -381,7 +402,7 @@ static tailor_status launch(const struct transpose_call *c, const struct launch_
     args_u32(&args, (cl_uint)plan->tiles_x);
     if (plan->op.kernel == KERNEL_TRANSPOSE_ELEMENTS)
         args_u32(&args, plan->tile_cols_log2);
-    if (plan->op.kernel == KERNEL_TRANSPOSE_WORDS)
+    if (plan->op.kernel == KERNEL_TRANSPOSE_WORDS || plan->op.kernel == KERNEL_TRANSPOSE_REALIGNED)
         args_u64(&args, plan->a_end);
     args_alpha(&args, c);
     size_t global = plan->tiles * plan->group;

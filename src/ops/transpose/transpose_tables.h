@@ -63,6 +63,14 @@
     (PROGRAM_BIT(TRANSPOSE_CPU_1) | PROGRAM_BIT(TRANSPOSE_CPU_2) | PROGRAM_BIT(TRANSPOSE_CPU_4) |   \
      PROGRAM_BIT(TRANSPOSE_CPU_8) | PROGRAM_BIT(TRANSPOSE_CPU_16) |                                 \
      PROGRAM_BIT(TRANSPOSE_CPU_SCALED_F32) | PROGRAM_BIT(TRANSPOSE_CPU_SCALED_F64))
+// The GPU methods' programs of elements smaller than 16 bytes: the realigned kernel's.
+#define TRANSPOSE_REALIGNED_SET                                                                     \
+    (PROGRAM_BIT(TRANSPOSE_LOCAL_1) | PROGRAM_BIT(TRANSPOSE_LOCAL_2) |                              \
+     PROGRAM_BIT(TRANSPOSE_LOCAL_4) | PROGRAM_BIT(TRANSPOSE_LOCAL_8) |                              \
+     PROGRAM_BIT(TRANSPOSE_LOCAL_SCALED_F32) | PROGRAM_BIT(TRANSPOSE_LOCAL_SCALED_F64) |            \
+     PROGRAM_BIT(TRANSPOSE_REGISTERS_1) | PROGRAM_BIT(TRANSPOSE_REGISTERS_2) |                      \
+     PROGRAM_BIT(TRANSPOSE_REGISTERS_4) | PROGRAM_BIT(TRANSPOSE_REGISTERS_8) |                      \
+     PROGRAM_BIT(TRANSPOSE_REGISTERS_SCALED_F32) | PROGRAM_BIT(TRANSPOSE_REGISTERS_SCALED_F64))
 // The GPU methods' programs of 1-byte elements: the word kernel's.
 #define TRANSPOSE_WORDS_SET (PROGRAM_BIT(TRANSPOSE_LOCAL_1) | PROGRAM_BIT(TRANSPOSE_REGISTERS_1))
 #define TRANSPOSE_PROGRAM_SET (TRANSPOSE_LOCAL_SET | TRANSPOSE_REGISTERS_SET | TRANSPOSE_CPU_SET)
@@ -79,6 +87,9 @@
     X(TRANSPOSE_METHOD_4, OP_TRANSPOSE, HOST, 0, 1, 0, 2, 0, "method for 4-byte elements")          \
     X(TRANSPOSE_METHOD_8, OP_TRANSPOSE, HOST, 0, 1, 0, 2, 0, "method for 8-byte elements")          \
     X(TRANSPOSE_METHOD_16, OP_TRANSPOSE, HOST, 0, 1, 0, 2, 0, "method for 16-byte elements")        \
+    X(TRANSPOSE_REALIGN, OP_TRANSPOSE, HOST, 0, 15, 0, 15, 0,                                        \
+      "GPU methods: element sizes (bit log2 of the bytes: 1 for 1-byte ... 8 for 8-byte) whose "    \
+      "misaligned rows take the realigned kernel's aligned 16-byte vectors")                        \
     X(TRANSPOSE_WG_X, OP_TRANSPOSE, DEFINE, TRANSPOSE_PROGRAM_SET, 8, 1, 256, POW2,                 \
       "work-items of a group along A's rows (a local tile's edge is WG_X vectors)")                \
     X(TRANSPOSE_WG_Y, OP_TRANSPOSE, DEFINE, TRANSPOSE_REGISTERS_SET | TRANSPOSE_CPU_SET, 8, 1, 256, \
