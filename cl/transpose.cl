@@ -302,6 +302,90 @@ typedef union {
     ELEM e[VEC];
 } elements;
 
+#if METHOD == TRANSPOSE_CPU && VEC > 2
+// CPUs move the first half of a partial vector in one piece, an unaligned
+// access through a packed struct (element by element, a row of 8 bytes took
+// 8 stores).
+#define DEFINE_PIECE(N)                                                                             \
+    typedef struct __attribute__((packed)) {                                                        \
+        CAT(ELEM, N) v;                                                                             \
+    } CAT(piece, N);
+#if VEC == 16
+DEFINE_PIECE(8)
+#elif VEC == 8
+DEFINE_PIECE(4)
+#else
+DEFINE_PIECE(2)
+#endif
+#define GET_PIECE(N, p) (((const __global CAT(piece, N) *)(p))->v)
+#define PUT_PIECE(N, p, x) (((__global CAT(piece, N) *)(p))->v = (x))
+
+// The first `count` (< VEC) elements at p, zeros after them: the first half
+// in one piece where count covers it, the rest element by element.
+static inline ELEMV load_partial(const __global ELEM *p, uint count)
+{
+    uint k = 0;
+    elements u;
+    u.v = (ELEMV)(0);
+#if VEC == 16
+    if (count >= 8) {
+        if (count == 8)
+            return (ELEMV)(GET_PIECE(8, p), (CAT(ELEM, 8))(0));
+        u.v.lo = GET_PIECE(8, p);
+        k = 8;
+    }
+#elif VEC == 8
+    if (count >= 4) {
+        if (count == 4)
+            return (ELEMV)(GET_PIECE(4, p), (CAT(ELEM, 4))(0));
+        u.v.lo = GET_PIECE(4, p);
+        k = 4;
+    }
+#else
+    if (count >= 2) {
+        if (count == 2)
+            return (ELEMV)(GET_PIECE(2, p), (CAT(ELEM, 2))(0));
+        u.v.lo = GET_PIECE(2, p);
+        k = 2;
+    }
+#endif
+    for (; k < count; ++k)
+        u.e[k] = p[k];
+    return u.v;
+}
+
+// Stores the first `count` (< VEC) elements of v at p: the first half in one
+// piece where count covers it, the rest element by element through a union
+// built only then. (Every remaining power of two in one piece, taken from
+// halves of the vector by selects or by branches, stored 2-byte rows on POCL
+// slower than a loop of elements; so did building the union first.)
+static inline void store_partial(__global ELEM *p, ELEMV v, uint count)
+{
+    uint k = 0;
+#if VEC == 16
+    if (count >= 8) {
+        PUT_PIECE(8, p, v.lo);
+        k = 8;
+    }
+#elif VEC == 8
+    if (count >= 4) {
+        PUT_PIECE(4, p, v.lo);
+        k = 4;
+    }
+#else
+    if (count >= 2) {
+        PUT_PIECE(2, p, v.lo);
+        k = 2;
+    }
+#endif
+    if (k == count)
+        return;
+    elements u;
+    u.v = v;
+    for (; k < count; ++k)
+        p[k] = u.e[k];
+}
+#else
 // The first `count` (< VEC) elements at p, zeros after them.
 static inline ELEMV load_partial(const __global ELEM *p, uint count)
 {
@@ -319,6 +403,7 @@ static inline void store_partial(__global ELEM *p, ELEMV v, uint count)
     for (uint k = 0; k < count; ++k)
         p[k] = u.e[k];
 }
+#endif
 
 // How many of the VEC lines from `first` lie below `end`.
 static inline uint valid_lines(ulong first, ulong end)
