@@ -946,6 +946,128 @@ transpose_realigned(ulong rows, ulong cols, const __global ELEM *restrict a, ulo
     }
 }
 #undef R_ELEMENT
+
+// GPU methods, narrow matrices of 1- and 2-byte elements (A or B with rows
+// of a few elements): the element-wise kernel's tiles, each side moved in
+// aligned 16-byte vectors. A side is read or written either as rows of the
+// tile (rows mode: each row's run vector-aligned) or, where its rows are
+// packed (leading dimension = row length) and the tile holds whole rows, as
+// the one contiguous span the tile covers (span mode: in an 8 x N byte
+// matrix's B, each vector holds two rows). `modes` has bit 0 for A's span
+// mode, bit 1 for B's. Vectors reaching past the matrix go element by
+// element. Local rows as in the realigned kernel: padded to an odd number of
+// words, a word more every RV rows.
+#if ELEMENT_BYTES <= 2 && !SCALED
+// The RV elements of x, in memory order (little-endian words).
+static inline void s_elements(uint4 x, ELEM *g)
+{
+    uint w[4] = {x.s0, x.s1, x.s2, x.s3};
+#pragma unroll
+    for (uint q = 0; q < RV; ++q)
+        g[q] = (ELEM)(w[q / (4 / ELEMENT_BYTES)] >> (8 * ELEMENT_BYTES * (q % (4 / ELEMENT_BYTES))));
+}
+
+#define S_ROW_AT(r) ((r) * pitch + (r) / RV * R_WORD)
+
+__kernel __attribute__((reqd_work_group_size(E_GROUP, 1, 1))) void
+transpose_spans(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a_offset, ulong lda,
+                __global ELEM *restrict b, ulong b_offset, ulong ldb, uint tiles_x,
+                uint tile_cols_log2, uint modes)
+{
+    __local uint tile[(2 << TILE_AREA_LOG2) * ELEMENT_BYTES / 4] __attribute__((aligned(16)));
+    __local ELEM *elements = (__local ELEM *)tile;
+    const uint tile_rows_log2 = TILE_AREA_LOG2 - tile_cols_log2;
+    const uint pitch = (1u << tile_cols_log2) + R_WORD;
+    uint group = (uint)get_group_id(0), gy = group / tiles_x, gx = group - gy * tiles_x;
+    ulong row0 = (ulong)gy << tile_rows_log2, col0 = (ulong)gx << tile_cols_log2;
+    uint lid = (uint)get_local_id(0);
+    uint row_limit = (uint)min((ulong)1 << tile_rows_log2, rows - row0);
+    uint col_limit = (uint)min((ulong)1 << tile_cols_log2, cols - col0);
+    const uint vectors = (1u << TILE_AREA_LOG2) / RV;
+
+    // A into the tile. Span mode: vector v holds elements v * RV ... of the
+    // span (row0 onwards, whole rows of `cols`); rows mode: vector v % n of
+    // tile row v / n, n vectors a row.
+    for (uint v = lid; v < vectors; v += E_GROUP) {
+        if (modes & 1) {
+            uint first = v * RV, span = row_limit * (uint)cols;
+            if (first >= span)
+                continue;
+            const __global ELEM *from = a + a_offset + row0 * cols + first;
+            ELEM g[RV];
+            if (first + RV <= span) {
+                s_elements(LOAD16(from), g);
+            } else {
+                for (uint q = 0; q < RV; ++q)
+                    g[q] = first + q < span ? from[q] : (ELEM)(0);
+            }
+            uint r = first / (uint)cols, c = first - r * (uint)cols;
+            for (uint q = 0; q < RV && first + q < span; ++q) {
+                elements[S_ROW_AT(r) + c] = g[q];
+                if (++c == (uint)cols) {
+                    c = 0;
+                    ++r;
+                }
+            }
+        } else {
+            uint per_row = (1u << tile_cols_log2) / RV, r = v / per_row, c = (v - r * per_row) * RV;
+            if (r >= row_limit || c >= col_limit)
+                continue;
+            const __global ELEM *from = a + a_offset + (row0 + r) * lda + col0 + c;
+            if (c + RV <= col_limit) {
+                uint4 x = LOAD16(from);
+                __local uint *to = tile + (S_ROW_AT(r) + c) * ELEMENT_BYTES / 4;
+                to[0] = x.s0;
+                to[1] = x.s1;
+                to[2] = x.s2;
+                to[3] = x.s3;
+            } else {
+                for (uint q = 0; c + q < col_limit; ++q)
+                    elements[S_ROW_AT(r) + c + q] = from[q];
+            }
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    // The tile into B, whose rows are the tile's columns: the same two modes.
+    for (uint v = lid; v < vectors; v += E_GROUP) {
+        uint r, c, count; // the vector's first element (row and column of the tile) and size
+        __global ELEM *to;
+        if (modes & 2) {
+            uint first = v * RV, span = col_limit * (uint)rows;
+            if (first >= span)
+                continue;
+            c = first / (uint)rows;
+            r = first - c * (uint)rows;
+            count = min((uint)RV, span - first);
+            to = b + b_offset + col0 * rows + first;
+        } else {
+            uint per_row = (1u << tile_rows_log2) / RV;
+            c = v / per_row;
+            r = (v - c * per_row) * RV;
+            if (r >= row_limit || c >= col_limit)
+                continue;
+            count = min((uint)RV, row_limit - r);
+            to = b + b_offset + (col0 + c) * ldb + row0 + r;
+        }
+        ELEM g[RV];
+        for (uint q = 0; q < RV; ++q) {
+            g[q] = q < count ? elements[S_ROW_AT(r) + c] : (ELEM)(0);
+            if (++r == ((modes & 2) ? (uint)rows : 0xffffffffu)) {
+                r = 0;
+                ++c;
+            }
+        }
+        if (count == RV) {
+            STORE16(to, r_words(g));
+        } else {
+            for (uint q = 0; q < count; ++q)
+                to[q] = g[q];
+        }
+    }
+}
+#undef S_ROW_AT
+#endif
 #endif
 
 // GPU methods, misaligned rows of 1-byte elements: the same trip

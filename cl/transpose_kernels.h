@@ -12,6 +12,7 @@
     X(TRANSPOSE_EDGE_STREAM, transpose_edge_stream, TRANSPOSE_CPU_SET, "edge/stream")             \
     X(TRANSPOSE_ELEMENTS, transpose_elements, TRANSPOSE_PROGRAM_SET, "elements")                   \
     X(TRANSPOSE_REALIGNED, transpose_realigned, TRANSPOSE_REALIGNED_SET, "realigned")             \
+    X(TRANSPOSE_SPANS, transpose_spans, TRANSPOSE_SPANS_SET, "spans")                               \
     X(TRANSPOSE_WORDS, transpose_by_words, TRANSPOSE_WORDS_SET, "words")                           \
     X(TRANSPOSE_COPY, transpose_copy, TRANSPOSE_PROGRAM_SET, "copy/contiguous")                     \
     X(TRANSPOSE_COPY_STRIDED, transpose_copy_strided, TRANSPOSE_PROGRAM_SET, "copy/strided")

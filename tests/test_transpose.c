@@ -39,6 +39,7 @@ struct run {
     int one_element_tiles[SIZE_COUNT]; // a local tile of 1 x 1: every shape is whole tiles
     int copies[SIZE_COUNT][COPY_COUNT]; // copy kernels the calls took (one row or column)
     int realigned[SIZE_COUNT];          // calls that took the realigned kernel
+    int spans[SIZE_COUNT][2];           // calls that took the span kernel with A, B as a span
     int expect_realigned[SIZE_COUNT];   // a GPU method whose TRANSPOSE_REALIGN bit is set
 };
 
@@ -72,6 +73,10 @@ static void record_path(struct run *run, size_t size_index)
         run->one_element_tiles[size_index] = 1;
     if (strncmp(variant, "realigned-", 10) == 0)
         run->realigned[size_index] = 1;
+    if (strncmp(variant, "spans-", 6) == 0) {
+        run->spans[size_index][0] |= strstr(variant, "/span-") != NULL;
+        run->spans[size_index][1] |= strstr(variant, "-span") != NULL && !strstr(variant, "-span-");
+    }
     char padded[128];
     snprintf(padded, sizeof padded, "%s/", variant);
     for (size_t c = 0; c < COPY_COUNT; ++c)
@@ -163,6 +168,7 @@ static size_t layouts_of(size_t rows, size_t cols, struct layout *out)
 
 static const size_t small_shapes[][2] = {
     {1, 1}, {1, 2}, {2, 1}, {7, 13}, {16, 16}, {33, 31}, {64, 64}, {65, 63}, {128, 128}, {127, 129},
+    {8, 72}, {72, 8},
 };
 
 static const size_t shapes[][2] = {
@@ -170,6 +176,7 @@ static const size_t shapes[][2] = {
     {7, 13},    {37, 53},   {8, 8},     {7, 9},     {16, 16},   {15, 17},   {17, 15},   {32, 32},
     {31, 33},   {33, 31},   {64, 64},   {63, 65},   {65, 63},   {128, 128}, {127, 129}, {129, 127},
     {256, 256}, {255, 257}, {257, 255}, {64, 512},  {512, 64},  {512, 512}, {511, 513}, {130, 250},
+    {8, 520},   {520, 8},   {4, 1000},  {1000, 6},
 };
 
 static void check_shapes(struct run *run, int small, unsigned long long *seed)
@@ -199,6 +206,13 @@ static void check_shapes(struct run *run, int small, unsigned long long *seed)
         if (run->expect_realigned[s])
             CHECK(run->realigned[s], "%s: no %zu-byte call took the realigned kernel", run->label,
                   element_sizes[s]);
+    // Narrow packed shapes of 1- and 2-byte elements took the span kernel
+    // with A and with B as a span, where GPU methods take the realigned one.
+    for (size_t s = 0; s < 2 && !small; ++s)
+        if (run->expect_realigned[s])
+            CHECK(run->spans[s][0] && run->spans[s][1],
+                  "%s: no %zu-byte call took the span kernel with A (%d) and B (%d) as a span",
+                  run->label, element_sizes[s], run->spans[s][0], run->spans[s][1]);
     // One-row and one-column shapes, with and without strides and offsets,
     // took every copy kernel (element sizes above a vector's have no
     // misaligned offsets).

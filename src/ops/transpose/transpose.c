@@ -162,7 +162,8 @@ struct launch_plan {
     // sides are contiguous and VEC-aligned.
     cl_ulong count, a_stride, b_stride;
     int copy_aligned;
-    unsigned tile_cols_log2; // the element-wise kernel's tile
+    unsigned tile_cols_log2; // the element-wise and span kernels' tile
+    cl_uint span_modes;      // the span kernel: bit 0 A, bit 1 B as one span
     cl_ulong a_end;          // the word and realigned kernels: one past A's last element
 };
 
@@ -256,6 +257,41 @@ static int plan_elements(const struct transpose_call *c, struct launch_plan *p, 
     return 1;
 }
 
+// Whether one side of the element-wise tile moves in aligned 16-byte
+// vectors: as the tile's rows (`length` elements of a row, `tile_length` of
+// them in a tile, `tile_lines` rows) or, returned in *span, as one span of
+// packed rows that the tile holds whole.
+static int spans_side(size_t e, cl_ulong offset, cl_ulong ld, cl_ulong length, size_t tile_length,
+                      size_t tile_lines, int *span)
+{
+    if ((offset * e) % 16)
+        return 0;
+    *span = 0;
+    if ((ld * e) % 16 == 0 && (tile_length * e) % 16 == 0)
+        return 1;
+    *span = 1;
+    return ld == length && length <= tile_length && (tile_lines * length * e) % 16 == 0;
+}
+
+// GPU methods, narrow matrices of 1- and 2-byte elements whose sides both
+// allow 16-byte vectors (spans_side): the element-wise kernel's tiles
+// (planned before) through the span kernel.
+static void plan_spans(const struct transpose_call *c, struct launch_plan *p)
+{
+    size_t e = c->element_bytes;
+    int a_span, b_span;
+    if (e > 2 || c->scaling != SCALING_NONE || c->ctx->info.mem_base_addr_align_bits < 128 ||
+        p->tile_cols * e < 8 ||
+        !spans_side(e, c->a_offset, c->lda, c->cols, p->tile_cols, p->tile_rows, &a_span) ||
+        !spans_side(e, c->b_offset, c->ldb, c->rows, p->tile_rows, p->tile_cols, &b_span) ||
+        !local_memory_fits(&c->ctx->info, ((size_t)2 << transpose_elements_area_log2(e)) * e))
+        return;
+    p->span_modes = (cl_uint)(a_span | b_span << 1);
+    p->op.kernel = KERNEL_TRANSPOSE_SPANS;
+    snprintf(p->op.variant, sizeof p->op.variant, "spans-%zux%zu/%s-%s", p->tile_rows, p->tile_cols,
+             a_span ? "span" : "rows", b_span ? "span" : "rows");
+}
+
 // GPU methods, misaligned rows of 1-byte elements: tiles of
 // transpose_words_rows x TRANSPOSE_WORDS_COLS elements read and written as
 // aligned 32-bit words. (Of 2-byte elements, words ran at 53% of the
@@ -336,8 +372,11 @@ static tailor_status plan_launch(const struct transpose_call *c, struct launch_p
     // Misaligned vectors of four or more elements cost that many accesses
     // each; those of two (8-byte elements) still beat single elements.
     if (p->method != TRANSPOSE_CPU && ((!vectors && vec >= 4) || narrow) &&
-        plan_elements(c, p, !vectors))
+        plan_elements(c, p, !vectors)) {
+        if (narrow)
+            plan_spans(c, p);
         return TAILOR_SUCCESS;
+    }
     p->op.kernel = !vectors      ? KERNEL_TRANSPOSE_UNALIGNED
                    : whole_tiles ? KERNEL_TRANSPOSE_ALIGNED
                                  : KERNEL_TRANSPOSE_EDGE;
@@ -400,8 +439,10 @@ static tailor_status launch(const struct transpose_call *c, const struct launch_
     args_u64(&args, c->b_offset);
     args_u64(&args, c->ldb);
     args_u32(&args, (cl_uint)plan->tiles_x);
-    if (plan->op.kernel == KERNEL_TRANSPOSE_ELEMENTS)
+    if (plan->op.kernel == KERNEL_TRANSPOSE_ELEMENTS || plan->op.kernel == KERNEL_TRANSPOSE_SPANS)
         args_u32(&args, plan->tile_cols_log2);
+    if (plan->op.kernel == KERNEL_TRANSPOSE_SPANS)
+        args_u32(&args, plan->span_modes);
     if (plan->op.kernel == KERNEL_TRANSPOSE_WORDS || plan->op.kernel == KERNEL_TRANSPOSE_REALIGNED)
         args_u64(&args, plan->a_end);
     args_alpha(&args, c);
