@@ -303,86 +303,52 @@ typedef union {
 } elements;
 
 #if METHOD == TRANSPOSE_CPU && VEC > 2
-// CPUs move the first half of a partial vector in one piece, an unaligned
-// access through a packed struct (element by element, a row of 8 bytes took
-// 8 stores).
+// CPUs move a partial vector of half the width in one unaligned access
+// through a packed struct (element by element, an 8-byte row took 8 stores).
 #define DEFINE_PIECE(N)                                                                             \
     typedef struct __attribute__((packed)) {                                                        \
         CAT(ELEM, N) v;                                                                             \
     } CAT(piece, N);
-#if VEC == 16
-DEFINE_PIECE(8)
-#elif VEC == 8
-DEFINE_PIECE(4)
-#else
-DEFINE_PIECE(2)
-#endif
 #define GET_PIECE(N, p) (((const __global CAT(piece, N) *)(p))->v)
 #define PUT_PIECE(N, p, x) (((__global CAT(piece, N) *)(p))->v = (x))
 
-// The first `count` (< VEC) elements at p, zeros after them: the first half
-// in one piece where count covers it, the rest element by element.
+// A half-vector row (an 8 x N byte matrix's 8-byte rows) moves in one piece;
+// other partial rows element by element, as on other devices. (A first half
+// in one piece and the rest element by element through the union stalled
+// POCL's loads on the union, 1000 x 37 transposes ran 1.5-2x slower; every
+// remaining power of two in one piece, taken from halves of the vector by
+// selects or by branches, stored 2-byte rows slower than the element loop.)
+#if VEC == 16
+#define HALF_VEC 8
+#elif VEC == 8
+#define HALF_VEC 4
+#else
+#define HALF_VEC 2
+#endif
+#define HALF_ZERO ((CAT(ELEM, HALF_VEC))(0))
+DEFINE_PIECE(HALF_VEC)
+
+// The first `count` (< VEC) elements at p, zeros after them.
 static inline ELEMV load_partial(const __global ELEM *p, uint count)
 {
-    uint k = 0;
+    if (count == HALF_VEC)
+        return (ELEMV)(GET_PIECE(HALF_VEC, p), HALF_ZERO);
     elements u;
-    u.v = (ELEMV)(0);
-#if VEC == 16
-    if (count >= 8) {
-        if (count == 8)
-            return (ELEMV)(GET_PIECE(8, p), (CAT(ELEM, 8))(0));
-        u.v.lo = GET_PIECE(8, p);
-        k = 8;
-    }
-#elif VEC == 8
-    if (count >= 4) {
-        if (count == 4)
-            return (ELEMV)(GET_PIECE(4, p), (CAT(ELEM, 4))(0));
-        u.v.lo = GET_PIECE(4, p);
-        k = 4;
-    }
-#else
-    if (count >= 2) {
-        if (count == 2)
-            return (ELEMV)(GET_PIECE(2, p), (CAT(ELEM, 2))(0));
-        u.v.lo = GET_PIECE(2, p);
-        k = 2;
-    }
-#endif
-    for (; k < count; ++k)
-        u.e[k] = p[k];
+    for (uint k = 0; k < VEC; ++k)
+        u.e[k] = k < count ? p[k] : (ELEM)(0);
     return u.v;
 }
 
-// Stores the first `count` (< VEC) elements of v at p: the first half in one
-// piece where count covers it, the rest element by element through a union
-// built only then. (Every remaining power of two in one piece, taken from
-// halves of the vector by selects or by branches, stored 2-byte rows on POCL
-// slower than a loop of elements; so did building the union first.)
+// Stores the first `count` (< VEC) elements of v at p.
 static inline void store_partial(__global ELEM *p, ELEMV v, uint count)
 {
-    uint k = 0;
-#if VEC == 16
-    if (count >= 8) {
-        PUT_PIECE(8, p, v.lo);
-        k = 8;
-    }
-#elif VEC == 8
-    if (count >= 4) {
-        PUT_PIECE(4, p, v.lo);
-        k = 4;
-    }
-#else
-    if (count >= 2) {
-        PUT_PIECE(2, p, v.lo);
-        k = 2;
-    }
-#endif
-    if (k == count)
+    if (count == HALF_VEC) {
+        PUT_PIECE(HALF_VEC, p, v.lo);
         return;
+    }
     elements u;
     u.v = v;
-    for (; k < count; ++k)
+    for (uint k = 0; k < count; ++k)
         p[k] = u.e[k];
 }
 #else
