@@ -921,18 +921,9 @@ transpose_realigned(ulong rows, ulong cols, const __global ELEM *restrict a, ulo
 // the one contiguous span the tile covers (span mode: in an 8 x N byte
 // matrix's B, each vector holds two rows). `modes` has bit 0 for A's span
 // mode, bit 1 for B's. Vectors reaching past the matrix go element by
-// element. Local rows as in the realigned kernel: padded to an odd number of
-// words, a word more every RV rows.
+// element. Local rows as in the realigned kernel, a word more every RV rows
+// and padded to an odd number of words (unpadded in A's span mode).
 #if ELEMENT_BYTES <= 2 && !SCALED
-// The RV elements of x, in memory order (little-endian words).
-static inline void s_elements(uint4 x, ELEM *g)
-{
-    uint w[4] = {x.s0, x.s1, x.s2, x.s3};
-#pragma unroll
-    for (uint q = 0; q < RV; ++q)
-        g[q] = (ELEM)(w[q / (4 / ELEMENT_BYTES)] >> (8 * ELEMENT_BYTES * (q % (4 / ELEMENT_BYTES))));
-}
-
 #define S_ROW_AT(r) ((r) * pitch + (r) / RV * R_WORD)
 
 __kernel __attribute__((reqd_work_group_size(E_GROUP, 1, 1))) void
@@ -943,7 +934,9 @@ transpose_spans(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a
     __local uint tile[(2 << TILE_AREA_LOG2) * ELEMENT_BYTES / 4] __attribute__((aligned(16)));
     __local ELEM *elements = (__local ELEM *)tile;
     const uint tile_rows_log2 = TILE_AREA_LOG2 - tile_cols_log2;
-    const uint pitch = (1u << tile_cols_log2) + R_WORD;
+    // In A's span mode the tile's rows lie as they came, `cols` apart, so
+    // each vector goes to local memory as four words.
+    const uint pitch = (modes & 1) ? (uint)cols : (1u << tile_cols_log2) + R_WORD;
     uint group = (uint)get_group_id(0), gy = group / tiles_x, gx = group - gy * tiles_x;
     ulong row0 = (ulong)gy << tile_rows_log2, col0 = (ulong)gx << tile_cols_log2;
     uint lid = (uint)get_local_id(0);
@@ -960,20 +953,19 @@ transpose_spans(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a
             if (first >= span)
                 continue;
             const __global ELEM *from = a + a_offset + row0 * cols + first;
-            ELEM g[RV];
+            // Element p of the span at p + (p / (RV * cols)) words: the rows
+            // RV apart that a vector of B gathers fall in distinct banks.
+            uint at = first + first / (RV * (uint)cols) * R_WORD;
             if (first + RV <= span) {
-                s_elements(LOAD16(from), g);
+                uint4 x = LOAD16(from);
+                __local uint *to = tile + at * ELEMENT_BYTES / 4;
+                to[0] = x.s0;
+                to[1] = x.s1;
+                to[2] = x.s2;
+                to[3] = x.s3;
             } else {
-                for (uint q = 0; q < RV; ++q)
-                    g[q] = first + q < span ? from[q] : (ELEM)(0);
-            }
-            uint r = first / (uint)cols, c = first - r * (uint)cols;
-            for (uint q = 0; q < RV && first + q < span; ++q) {
-                elements[S_ROW_AT(r) + c] = g[q];
-                if (++c == (uint)cols) {
-                    c = 0;
-                    ++r;
-                }
+                for (uint q = 0; first + q < span; ++q)
+                    elements[at + q] = from[q];
             }
         } else {
             uint per_row = (1u << tile_cols_log2) / RV, r = v / per_row, c = (v - r * per_row) * RV;
