@@ -302,22 +302,16 @@ typedef union {
     ELEM e[VEC];
 } elements;
 
+// CPUs move a partial vector of half the width (an 8 x N byte matrix's
+// 8-byte rows) in one unaligned access through a packed struct (element by
+// element, such a row took 8 stores); other partial rows go element by
+// element, as on other devices. (The first half of longer rows in one piece
+// and the rest through the union stalled POCL's loads on the union: 1000 x 37
+// transposes ran 1.5-2x slower; every remaining power of two in one piece,
+// taken from halves of the vector by selects or by branches, stored 2-byte
+// rows slower than the element loop.)
 #if METHOD == TRANSPOSE_CPU && VEC > 2
-// CPUs move a partial vector of half the width in one unaligned access
-// through a packed struct (element by element, an 8-byte row took 8 stores).
-#define DEFINE_PIECE(N)                                                                             \
-    typedef struct __attribute__((packed)) {                                                        \
-        CAT(ELEM, N) v;                                                                             \
-    } CAT(piece, N);
-#define GET_PIECE(N, p) (((const __global CAT(piece, N) *)(p))->v)
-#define PUT_PIECE(N, p, x) (((__global CAT(piece, N) *)(p))->v = (x))
-
-// A half-vector row (an 8 x N byte matrix's 8-byte rows) moves in one piece;
-// other partial rows element by element, as on other devices. (A first half
-// in one piece and the rest element by element through the union stalled
-// POCL's loads on the union, 1000 x 37 transposes ran 1.5-2x slower; every
-// remaining power of two in one piece, taken from halves of the vector by
-// selects or by branches, stored 2-byte rows slower than the element loop.)
+#define HALF_PIECES 1
 #if VEC == 16
 #define HALF_VEC 8
 #elif VEC == 8
@@ -325,14 +319,20 @@ typedef union {
 #else
 #define HALF_VEC 2
 #endif
-#define HALF_ZERO ((CAT(ELEM, HALF_VEC))(0))
-DEFINE_PIECE(HALF_VEC)
+typedef struct __attribute__((packed)) {
+    CAT(ELEM, HALF_VEC) v;
+} half_piece;
+#else
+#define HALF_PIECES 0
+#endif
 
 // The first `count` (< VEC) elements at p, zeros after them.
 static inline ELEMV load_partial(const __global ELEM *p, uint count)
 {
+#if HALF_PIECES
     if (count == HALF_VEC)
-        return (ELEMV)(GET_PIECE(HALF_VEC, p), HALF_ZERO);
+        return (ELEMV)(((const __global half_piece *)p)->v, (CAT(ELEM, HALF_VEC))(0));
+#endif
     elements u;
     for (uint k = 0; k < VEC; ++k)
         u.e[k] = k < count ? p[k] : (ELEM)(0);
@@ -342,34 +342,17 @@ static inline ELEMV load_partial(const __global ELEM *p, uint count)
 // Stores the first `count` (< VEC) elements of v at p.
 static inline void store_partial(__global ELEM *p, ELEMV v, uint count)
 {
+#if HALF_PIECES
     if (count == HALF_VEC) {
-        PUT_PIECE(HALF_VEC, p, v.lo);
+        ((__global half_piece *)p)->v = v.lo;
         return;
     }
-    elements u;
-    u.v = v;
-    for (uint k = 0; k < count; ++k)
-        p[k] = u.e[k];
-}
-#else
-// The first `count` (< VEC) elements at p, zeros after them.
-static inline ELEMV load_partial(const __global ELEM *p, uint count)
-{
-    elements u;
-    for (uint k = 0; k < VEC; ++k)
-        u.e[k] = k < count ? p[k] : (ELEM)(0);
-    return u.v;
-}
-
-// Stores the first `count` (< VEC) elements of v at p.
-static inline void store_partial(__global ELEM *p, ELEMV v, uint count)
-{
-    elements u;
-    u.v = v;
-    for (uint k = 0; k < count; ++k)
-        p[k] = u.e[k];
-}
 #endif
+    elements u;
+    u.v = v;
+    for (uint k = 0; k < count; ++k)
+        p[k] = u.e[k];
+}
 
 // How many of the VEC lines from `first` lie below `end`.
 static inline uint valid_lines(ulong first, ulong end)
