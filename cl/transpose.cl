@@ -787,6 +787,16 @@ transpose_elements(ulong rows, ulong cols, const __global ELEM *restrict a, ulon
 // elements of 1 and 2 bytes packed by shifts on little-endian devices
 // (vectors of bytes reach memory in 4-byte pieces on NVPTX, even through
 // as_uint4), wider ones reinterpreted.
+// The four words of x at a word-aligned (not necessarily 16-byte aligned)
+// place in local memory.
+static inline void put_words(__local uint *to, uint4 x)
+{
+    to[0] = x.s0;
+    to[1] = x.s1;
+    to[2] = x.s2;
+    to[3] = x.s3;
+}
+
 static inline uint4 r_words(const ELEM *g)
 {
 #if ELEMENT_BYTES == 8
@@ -861,11 +871,7 @@ transpose_realigned(ulong rows, ulong cols, const __global ELEM *restrict a, ulo
         uint i = lid + k * E_GROUP, r = i / R_VECTORS, n = i - r * R_VECTORS;
         if (!whole[k])
             continue;
-        __local uint *to = tile + (R_ROW_AT(r) + n * RV) * ELEMENT_BYTES / 4;
-        to[0] = v[k].s0;
-        to[1] = v[k].s1;
-        to[2] = v[k].s2;
-        to[3] = v[k].s3;
+        put_words(tile + (R_ROW_AT(r) + n * RV) * ELEMENT_BYTES / 4, v[k]);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
@@ -931,41 +937,30 @@ transpose_spans(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a
     // span (row0 onwards, whole rows of `cols`); rows mode: vector v % n of
     // tile row v / n, n vectors a row.
     for (uint v = lid; v < vectors; v += E_GROUP) {
+        uint at, count; // the vector's place in local memory (elements) and size
+        const __global ELEM *from;
         if (modes & 1) {
             uint first = v * RV, span = row_limit * (uint)cols;
             if (first >= span)
                 continue;
-            const __global ELEM *from = a + a_offset + row0 * cols + first;
+            from = a + a_offset + row0 * cols + first;
             // Element p of the span at p + (p / (RV * cols)) words: the rows
             // RV apart that a vector of B gathers fall in distinct banks.
-            uint at = first + first / (RV * (uint)cols) * R_WORD;
-            if (first + RV <= span) {
-                uint4 x = LOAD16(from);
-                __local uint *to = tile + at * ELEMENT_BYTES / 4;
-                to[0] = x.s0;
-                to[1] = x.s1;
-                to[2] = x.s2;
-                to[3] = x.s3;
-            } else {
-                for (uint q = 0; first + q < span; ++q)
-                    elements[at + q] = from[q];
-            }
+            at = first + first / (RV * (uint)cols) * R_WORD;
+            count = min((uint)RV, span - first);
         } else {
             uint per_row = (1u << tile_cols_log2) / RV, r = v / per_row, c = (v - r * per_row) * RV;
             if (r >= row_limit || c >= col_limit)
                 continue;
-            const __global ELEM *from = a + a_offset + (row0 + r) * lda + col0 + c;
-            if (c + RV <= col_limit) {
-                uint4 x = LOAD16(from);
-                __local uint *to = tile + (S_ROW_AT(r) + c) * ELEMENT_BYTES / 4;
-                to[0] = x.s0;
-                to[1] = x.s1;
-                to[2] = x.s2;
-                to[3] = x.s3;
-            } else {
-                for (uint q = 0; c + q < col_limit; ++q)
-                    elements[S_ROW_AT(r) + c + q] = from[q];
-            }
+            from = a + a_offset + (row0 + r) * lda + col0 + c;
+            at = S_ROW_AT(r) + c;
+            count = min((uint)RV, col_limit - c);
+        }
+        if (count == RV) {
+            put_words(tile + at * ELEMENT_BYTES / 4, LOAD16(from));
+        } else {
+            for (uint q = 0; q < count; ++q)
+                elements[at + q] = from[q];
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
