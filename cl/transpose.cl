@@ -783,10 +783,6 @@ transpose_elements(ulong rows, ulong cols, const __global ELEM *restrict a, ulon
 #define R_LOADS ((R_LOCAL_ROWS * R_VECTORS + E_GROUP - 1) / E_GROUP)
 #define R_STORES (R_COLS * (R_ROWS / RV) / E_GROUP)
 
-// A 16-byte vector of RV elements, gathered in an array, as four words:
-// elements of 1 and 2 bytes packed by shifts on little-endian devices
-// (vectors of bytes reach memory in 4-byte pieces on NVPTX, even through
-// as_uint4), wider ones reinterpreted.
 // The four words of x at a word-aligned (not necessarily 16-byte aligned)
 // place in local memory.
 static inline void put_words(__local uint *to, uint4 x)
@@ -797,6 +793,10 @@ static inline void put_words(__local uint *to, uint4 x)
     to[3] = x.s3;
 }
 
+// A 16-byte vector of RV elements, gathered in an array, as four words:
+// elements of 1 and 2 bytes packed by shifts on little-endian devices
+// (vectors of bytes reach memory in 4-byte pieces on NVPTX, even through
+// as_uint4), wider ones reinterpreted.
 static inline uint4 r_words(const ELEM *g)
 {
 #if ELEMENT_BYTES == 8

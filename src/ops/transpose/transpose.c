@@ -363,12 +363,13 @@ static tailor_status plan_launch(const struct transpose_call *c, struct launch_p
                   vec * c->element_bytes * 8 <= c->ctx->info.mem_base_addr_align_bits;
     int whole_tiles = c->rows % p->tile_rows == 0 && c->cols % p->tile_cols == 0;
     int narrow = c->rows * 2 <= p->tile_rows || c->cols * 2 <= p->tile_cols;
-    if (p->method != TRANSPOSE_CPU && !vectors && !narrow && c->element_bytes < 16 &&
-        (t[TUNE_TRANSPOSE_REALIGN] >> c->size_log2 & 1) && plan_realigned(c, p))
-        return TAILOR_SUCCESS;
-    if (p->method != TRANSPOSE_CPU && !vectors && !narrow && c->scaling == SCALING_NONE &&
-        c->element_bytes == 1 && plan_words(c, p))
-        return TAILOR_SUCCESS;
+    if (p->method != TRANSPOSE_CPU && !vectors && !narrow) {
+        if (c->element_bytes < 16 && (t[TUNE_TRANSPOSE_REALIGN] >> c->size_log2 & 1) &&
+            plan_realigned(c, p))
+            return TAILOR_SUCCESS;
+        if (c->scaling == SCALING_NONE && c->element_bytes == 1 && plan_words(c, p))
+            return TAILOR_SUCCESS;
+    }
     // Misaligned vectors of four or more elements cost that many accesses
     // each; those of two (8-byte elements) still beat single elements.
     if (p->method != TRANSPOSE_CPU && ((!vectors && vec >= 4) || narrow) &&
