@@ -40,7 +40,8 @@ struct run {
     int copies[SIZE_COUNT][COPY_COUNT]; // copy kernels the calls took (one row or column)
     int realigned[SIZE_COUNT];          // calls that took the realigned kernel
     int spans[SIZE_COUNT][2];           // calls that took the span kernel with A, B as a span
-    int expect_realigned[SIZE_COUNT];   // a GPU method whose TRANSPOSE_REALIGN bit is set
+    int gpu_method[SIZE_COUNT];         // a GPU method, on buffers 16-byte aligned
+    int expect_realigned[SIZE_COUNT];   // ... whose TRANSPOSE_REALIGN bit is set, VEC > 1
 };
 
 struct layout {
@@ -73,9 +74,11 @@ static void record_path(struct run *run, size_t size_index)
         run->one_element_tiles[size_index] = 1;
     if (strncmp(variant, "realigned-", 10) == 0)
         run->realigned[size_index] = 1;
-    if (strncmp(variant, "spans-", 6) == 0) {
-        run->spans[size_index][0] |= strstr(variant, "/span-") != NULL;
-        run->spans[size_index][1] |= strstr(variant, "-span") != NULL && !strstr(variant, "-span-");
+    // spans-RxC/A-B, each side "rows" or "span".
+    const char *modes = strncmp(variant, "spans-", 6) == 0 ? strchr(variant, '/') : NULL;
+    if (modes) {
+        run->spans[size_index][0] |= strncmp(modes, "/span-", 6) == 0;
+        run->spans[size_index][1] |= strcmp(modes + strcspn(modes, "-"), "-span") == 0;
     }
     char padded[128];
     snprintf(padded, sizeof padded, "%s/", variant);
@@ -207,9 +210,9 @@ static void check_shapes(struct run *run, int small, unsigned long long *seed)
             CHECK(run->realigned[s], "%s: no %zu-byte call took the realigned kernel", run->label,
                   element_sizes[s]);
     // Narrow packed shapes of 1- and 2-byte elements took the span kernel
-    // with A and with B as a span, where GPU methods take the realigned one.
+    // with A and with B as a span on GPU methods.
     for (size_t s = 0; s < 2 && !small; ++s)
-        if (run->expect_realigned[s])
+        if (run->gpu_method[s])
             CHECK(run->spans[s][0] && run->spans[s][1],
                   "%s: no %zu-byte call took the span kernel with A (%d) and B (%d) as a span",
                   run->label, element_sizes[s], run->spans[s][0], run->spans[s][1]);
@@ -453,9 +456,9 @@ static void run_config(const struct test_device *device, const char *profile, co
         int method = 0;
         snprintf(name, sizeof name, "TRANSPOSE_METHOD_%zu", element_sizes[s]);
         CHECK_STATUS(tailor_context_parameter(run.handle, name, &method, &origin), TAILOR_SUCCESS);
-        run.expect_realigned[s] = method != 2 && (realign >> s & 1) &&
-                                  (size_t)run.vector_bytes >= 2 * element_sizes[s] &&
-                                  device->info.mem_base_addr_align_bits >= 128;
+        run.gpu_method[s] = method != 2 && device->info.mem_base_addr_align_bits >= 128;
+        run.expect_realigned[s] = run.gpu_method[s] && (realign >> s & 1) &&
+                                  (size_t)run.vector_bytes >= 2 * element_sizes[s];
     }
     check_shapes(&run, small, seed);
     check_scaling(&run, small, seed);
