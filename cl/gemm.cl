@@ -107,6 +107,7 @@ INLINE uint2 gemm_tile(uint tiles_m, uint tiles_n, uint swizzle)
 #define WARPS_M GEMM_MMA_SMALL_WARPS_M
 #define WARPS_N GEMM_MMA_SMALL_WARPS_N
 #define STAGES GEMM_MMA_SMALL_STAGES
+#define PAIR_STORES GEMM_MMA_SMALL_PAIR_STORES
 #else
 #define BM GEMM_MMA_BM
 #define BN GEMM_MMA_BN
@@ -114,6 +115,7 @@ INLINE uint2 gemm_tile(uint tiles_m, uint tiles_n, uint swizzle)
 #define WARPS_M GEMM_MMA_WARPS_M
 #define WARPS_N GEMM_MMA_WARPS_N
 #define STAGES GEMM_MMA_STAGES
+#define PAIR_STORES GEMM_MMA_PAIR_STORES
 #endif
 #define THREADS (32 * WARPS_M * WARPS_N)
 #define WM (BM / WARPS_M) // a warp's rows of C
@@ -233,13 +235,58 @@ INLINE void zero_accumulators(float acc[MI][NJ][4])
                 acc[i][j][r] = 0.0f;
 }
 
+// v0 and v1 rounded to f16 (to nearest even), v0 in the low half.
+INLINE uint f16_pair(float v0, float v1)
+{
+    uint d;
+    __asm__("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(d) : "f"(v1), "f"(v0));
+    return d;
+}
+
+// Two neighbouring elements i and i + 1 of C, i even: one 8-byte store of
+// f32, one 4-byte store of f16 or bf16.
+INLINE void gemm_store_pair(__global void *c, ulong i, uint c_type, float acc0, float acc1,
+                            float alpha, float beta)
+{
+    float v0 = alpha * acc0, v1 = alpha * acc1;
+    if (beta != 0.0f) {
+        v0 += beta * gemm_load_c(c, i, c_type);
+        v1 += beta * gemm_load_c(c, i + 1, c_type);
+    }
+    if (c_type == GEMM_TYPE_F32)
+        *(__global float2 *)((__global float *)c + i) = (float2)(v0, v1);
+    else if (c_type == GEMM_TYPE_F16)
+        *(__global uint *)((__global ushort *)c + i) = f16_pair(v0, v1);
+    else
+        *(__global uint *)((__global ushort *)c + i) =
+            (uint)gemm_to_bf16(v0) | (uint)gemm_to_bf16(v1) << 16;
+}
+
 // A warp's accumulators into C: register r of mma tile (i, j) holds row
 // row0 + 16 i (+ 8 for r >= 2), column col0 + 8 j (+ 1 for odd r), where
-// row0 and col0 carry the lane's offsets within the tile.
+// row0 and col0 carry the lane's offsets within the tile. col0 is even, so
+// where C's offset and ldc are even each lane's two columns are one aligned
+// pair (the buffer's start is aligned far beyond 8 bytes). With PAIR_STORES,
+// such a tile inside C is stored pair by pair without bounds. That path costs
+// registers: it can take a kernel past the count at which two groups share a
+// compute unit (doc/performance.md).
 INLINE void store_accumulators(float acc[MI][NJ][4], __global void *c, ulong base, ulong ldc,
-                               uint m, uint n, uint row0, uint col0, uint c_type, float alpha,
-                               float beta)
+                               uint m, uint n, uint row0, uint col0, int whole_tile, uint c_type,
+                               float alpha, float beta)
 {
+    if (PAIR_STORES && whole_tile && ((base | ldc) & 1) == 0) {
+#pragma unroll
+        for (int i = 0; i < MI; i++)
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                ulong at = base + (ulong)(row0 + (uint)i * 16 + (uint)h * 8) * ldc + col0;
+#pragma unroll
+                for (int j = 0; j < NJ; j++)
+                    gemm_store_pair(c, at + (uint)j * 8, c_type, acc[i][j][2 * h],
+                                    acc[i][j][2 * h + 1], alpha, beta);
+            }
+        return;
+    }
 #pragma unroll
     for (int i = 0; i < MI; i++)
 #pragma unroll
@@ -320,7 +367,7 @@ INLINE void gemm_mma_body(GEMM_ARGS, __local uint (*a_tile)[TILE_WORDS(BM)],
             barrier(CLK_LOCAL_MEM_FENCE);
         }
         store_accumulators(acc, c, c_offset + z * stride_c, ldc, m, n, m0 + wm + g,
-                           n0 + wn + t * 2, c_type, alpha, beta);
+                           n0 + wn + t * 2, m - m0 >= BM && n - n0 >= BN, c_type, alpha, beta);
     }
 }
 
@@ -507,7 +554,7 @@ INLINE void gemm_async_body(GEMM_ARGS, __local ushort *a_tiles, __local ushort *
         COPY_WAIT(0);
         barrier(CLK_LOCAL_MEM_FENCE);
         store_accumulators(acc, c, c_offset + z * stride_c, ldc, m, n, m0 + wm + g,
-                           n0 + wn + t * 2, c_type, alpha, beta);
+                           n0 + wn + t * 2, m - m0 >= BM && n - n0 >= BN, c_type, alpha, beta);
     }
 }
 

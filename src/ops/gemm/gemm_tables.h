@@ -27,7 +27,7 @@
 
 // One tile set of the tensor-core kernels (P: GEMM_MMA_ or GEMM_MMA_SMALL_,
 // read by the programs of SET) with its built-in defaults.
-#define GEMM_MMA_TILE_PARAMETERS(X, P, SET, bm, bn, bk, warps_m, warps_n, stages)                   \
+#define GEMM_MMA_TILE_PARAMETERS(X, P, SET, bm, bn, bk, warps_m, warps_n, stages, pair_stores)      \
     X(P##BM, OP_GEMM, DEFINE, SET, bm, 16, 256, POW2 | NVIDIA_ONLY, "rows of C a work-group computes") \
     X(P##BN, OP_GEMM, DEFINE, SET, bn, 8, 256, POW2 | NVIDIA_ONLY, "columns of C a work-group computes") \
     X(P##BK, OP_GEMM, DEFINE, SET, bk, 16, 64, POW2 | NVIDIA_ONLY,                                  \
@@ -37,11 +37,13 @@
     X(P##WARPS_N, OP_GEMM, DEFINE, SET, warps_n, 1, 8, POW2 | NVIDIA_ONLY,                          \
       "warps of a group along n")                                                                   \
     X(P##STAGES, OP_GEMM, DEFINE, SET, stages, 2, 8, NVIDIA_ONLY,                                    \
-      "asynchronous kernels: local tiles in flight (cp.async stages)")
+      "asynchronous kernels: local tiles in flight (cp.async stages)")                              \
+    X(P##PAIR_STORES, OP_GEMM, DEFINE, SET, pair_stores, 0, 1, NVIDIA_ONLY,                         \
+      "1: a tile inside C, with C's offset and ldc even, is stored two columns per access (more registers)")
 
 #define GEMM_PARAMETERS(X)                                                                          \
-    GEMM_MMA_TILE_PARAMETERS(X, GEMM_MMA_, GEMM_MMA_BIG_SET, 128, 128, 32, 4, 2, 2)                 \
-    GEMM_MMA_TILE_PARAMETERS(X, GEMM_MMA_SMALL_, GEMM_MMA_SMALL_SET, 64, 64, 32, 2, 2, 2)           \
+    GEMM_MMA_TILE_PARAMETERS(X, GEMM_MMA_, GEMM_MMA_BIG_SET, 128, 128, 32, 4, 2, 2, 0)              \
+    GEMM_MMA_TILE_PARAMETERS(X, GEMM_MMA_SMALL_, GEMM_MMA_SMALL_SET, 64, 64, 32, 2, 2, 2, 1)        \
     X(GEMM_MMA_DOUBLE_BUFFER, OP_GEMM, DEFINE, GEMM_MMA_SET, 1, 0, 1, NVIDIA_ONLY,                  \
       "register-prefetch kernels: two local tiles, one barrier a step")                             \
     X(GEMM_MMA_ASYNC, OP_GEMM, HOST, 0, 1, 0, 1, 0,                                                 \
