@@ -43,7 +43,7 @@
 
 #define GEMM_PARAMETERS(X)                                                                          \
     GEMM_MMA_TILE_PARAMETERS(X, GEMM_MMA_, GEMM_MMA_BIG_SET, 128, 128, 32, 4, 2, 2, 0)              \
-    GEMM_MMA_TILE_PARAMETERS(X, GEMM_MMA_SMALL_, GEMM_MMA_SMALL_SET, 64, 64, 32, 2, 2, 2, 1)        \
+    GEMM_MMA_TILE_PARAMETERS(X, GEMM_MMA_SMALL_, GEMM_MMA_SMALL_SET, 64, 64, 64, 2, 2, 2, 1)        \
     X(GEMM_MMA_DOUBLE_BUFFER, OP_GEMM, DEFINE, GEMM_MMA_SET, 1, 0, 1, NVIDIA_ONLY,                  \
       "register-prefetch kernels: two local tiles, one barrier a step")                             \
     X(GEMM_MMA_ASYNC, OP_GEMM, HOST, 0, 1, 0, 1, 0,                                                 \
