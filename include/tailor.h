@@ -189,7 +189,11 @@ typedef struct tailor_device_info {
     char profile_name[64];
     int cuda_sm;  // major*10+minor on NVIDIA, else 0
     int lockstep; // 32, 64, or 0 where work-items are not in lockstep
-    uint8_t reserved[64];
+    // NVIDIA: bytes of static local memory a kernel was built with beyond
+    // local_mem_bytes (the per-block shared memory of its compute capability,
+    // probed by building one kernel at context creation), else 0.
+    cl_uint local_mem_static_bytes;
+    uint8_t reserved[60];
 } tailor_device_info;
 
 // Thread-safety: safe.

@@ -135,6 +135,7 @@ static void json_device(FILE *f, const struct bench *b)
     fprintf(f, ",\n    \"compute_units\": %u,\n    \"clock_mhz\": %u,\n", d->compute_units, d->clock_mhz);
     fprintf(f, "    \"global_mem_bytes\": %llu,\n    \"local_mem_bytes\": %llu,\n",
             (unsigned long long)d->global_mem_bytes, (unsigned long long)d->local_mem_bytes);
+    fprintf(f, "    \"local_mem_static_bytes\": %u,\n", d->local_mem_static_bytes);
     fprintf(f, "    \"fp64\": %s,\n", d->has_fp64 ? "true" : "false");
     fprintf(f, "    \"nvidia_compute_capability\": \"%u.%u\",\n    \"warp_size\": %u,\n",
             d->nv_compute_major, d->nv_compute_minor, d->nv_warp_size);

@@ -30,6 +30,9 @@ static void print_info(const tailor_device_info *d)
            d->global_mem_bytes / 1073741824.0, d->max_alloc_bytes / 1073741824.0);
     printf("  local memory      %llu KiB, %s\n", (unsigned long long)(d->local_mem_bytes >> 10),
            d->local_mem_dedicated ? "dedicated" : "emulated in global memory");
+    if (d->local_mem_static_bytes)
+        printf("  static local      %u KiB in one kernel (a probe kernel built with it)\n",
+               d->local_mem_static_bytes >> 10);
     printf("  work-group size   at most %zu\n", d->max_work_group_size);
     printf("  fp64              %s\n", d->has_fp64 ? "yes" : "no");
     printf("  sub-groups        %s\n", d->has_subgroups ? "yes" : "no");

@@ -114,6 +114,7 @@ tailor_status tailor_context_create(cl_context context, cl_device_id device,
         status = configure(ctx, settings);
     if (status != TAILOR_SUCCESS)
         goto error;
+    probe_static_local_memory(context, device, &ctx->info);
     if (pthread_mutex_init(&ctx->build_lock, NULL) != 0) {
         status = error_set(TAILOR_ERROR_OUT_OF_HOST_MEMORY, "pthread_mutex_init failed");
         goto error;

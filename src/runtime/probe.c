@@ -1,5 +1,6 @@
 #include "probe.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -186,4 +187,57 @@ tailor_status probe_device(cl_device_id device, tailor_device_info *info)
     probe_vendor_extensions(device, extensions, info);
     free(extensions);
     return TAILOR_SUCCESS;
+}
+
+// Maximum shared memory per thread block by compute capability (CUDA C++
+// Programming Guide, "Technical Specifications per Compute Capability").
+static cl_uint block_shared_bytes(int cuda_sm)
+{
+    static const struct {
+        int cuda_sm;
+        cl_uint kib;
+    } limits[] = {{70, 96}, {75, 64}, {80, 163}, {86, 99}, {87, 163}, {89, 99}, {90, 227}};
+    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; ++i)
+        if (limits[i].cuda_sm == cuda_sm)
+            return limits[i].kib << 10;
+    return 0;
+}
+
+// The read's index comes from global memory, so the array cannot be folded
+// away: a successful build is a kernel with all of it.
+static const char local_probe_source[] =
+    "__kernel void tailor_local_probe(__global uint *io)\n"
+    "{\n"
+    "    __local uint words[WORDS];\n"
+    "    uint id = (uint)get_local_id(0);\n"
+    "    for (uint i = id; i < WORDS; i += (uint)get_local_size(0))\n"
+    "        words[i] = i;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    io[id] = words[io[id] % WORDS];\n"
+    "}\n";
+
+void probe_static_local_memory(cl_context context, cl_device_id device, tailor_device_info *info)
+{
+    info->local_mem_static_bytes = 0;
+    // Less 1 KiB for the bytes the compiler adds to a kernel's own arrays
+    // (4 on the H100, whose compiler refuses the full 227 KiB).
+    cl_uint limit = info->kind == TAILOR_DEVICE_KIND_NVIDIA ? block_shared_bytes(info->cuda_sm) : 0;
+    cl_uint bytes = limit > 1024 ? limit - 1024 : 0;
+    if (bytes <= info->local_mem_bytes)
+        return;
+    const char *source = local_probe_source;
+    cl_int error;
+    cl_program program = clCreateProgramWithSource(context, 1, &source, NULL, &error);
+    if (error != CL_SUCCESS)
+        return;
+    char options[64];
+    snprintf(options, sizeof options, "-DWORDS=%uu", bytes / 4);
+    if (clBuildProgram(program, 1, &device, options, NULL, NULL) == CL_SUCCESS) {
+        cl_kernel kernel = clCreateKernel(program, "tailor_local_probe", &error);
+        if (error == CL_SUCCESS) {
+            info->local_mem_static_bytes = bytes;
+            clReleaseKernel(kernel);
+        }
+    }
+    clReleaseProgram(program);
 }
