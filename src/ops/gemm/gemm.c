@@ -115,6 +115,13 @@ static tailor_status check_mma_tiles(const int *t, int small)
     return TAILOR_SUCCESS;
 }
 
+// The tensor-core kernels' tiles are static local arrays, which NVIDIA's
+// compiler takes beyond the local memory the device reports (probe.c).
+static int mma_local_fits(const tailor_device_info *facts, size_t bytes)
+{
+    return local_memory_fits(facts, bytes) || bytes <= facts->local_mem_static_bytes;
+}
+
 // Whether a tile set's kernels fit the device's work-groups and local memory:
 // both kernels of its programs must, the register-prefetch one (32-bit k-pair
 // words, rows padded by 4 words or pairs of rows by 8, one or two buffers)
@@ -129,16 +136,16 @@ static int mma_tiles_fit(const int *t, const tailor_device_info *facts, int smal
     size_t async_bytes = sizeof(cl_ushort) * (size_t)s.stages *
                          (larger(bm * (bk + 8), bk * (bm + 8)) +
                           larger(bn * (bk + 8), bk * (bn + 8)));
-    return mma_threads(s) <= max_group(facts) && local_memory_fits(facts, prefetch_bytes) &&
-           local_memory_fits(facts, async_bytes);
+    return mma_threads(s) <= max_group(facts) && mma_local_fits(facts, prefetch_bytes) &&
+           mma_local_fits(facts, async_bytes);
 }
 
-// Tensor cores where the device has them and both tile sets fit it (a device
-// with too little local memory for them runs the SIMT kernels).
+// Tensor cores where the device has them and the small tile set fits it (a
+// device with too little local memory for them runs the SIMT kernels); where
+// the big set does not fit, every call takes the small one.
 static int mma_ready(const struct profile *profile, const tailor_device_info *facts)
 {
-    return has_mma(profile) && mma_tiles_fit(profile->tune, facts, 0) &&
-           mma_tiles_fit(profile->tune, facts, 1);
+    return has_mma(profile) && mma_tiles_fit(profile->tune, facts, 1);
 }
 
 static tailor_status check(const struct profile *profile, const tailor_device_info *facts)
@@ -223,7 +230,8 @@ static void plan_call(const struct gemm_call *c, struct gemm_plan *p)
         double big_area = (double)big_tiles * big.bm * big.bn;
         double small_area = (double)small_tiles * small.bm * small.bn;
         int use_small =
-            wanted > 0 && (big_tiles * c->batch < wanted || big_area > 1.25 * small_area);
+            !mma_tiles_fit(c->ctx->profile.tune, &c->ctx->info, 0) ||
+            (wanted > 0 && (big_tiles * c->batch < wanted || big_area > 1.25 * small_area));
         struct mma_tiles s = use_small ? small : big;
         p->op.program = use_small
                             ? (f16 ? PROGRAM_GEMM_MMA_SMALL_F16 : PROGRAM_GEMM_MMA_SMALL_BF16)
