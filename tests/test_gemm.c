@@ -264,9 +264,11 @@ static void run_profile(const struct test_device *device, const char *profile, c
     // GEMM_SMALL_PERCENT=0 puts every call on the big tiles where they fit:
     // the profile's (40 KiB of local memory) always, those of GEMM_MMA_BK=64
     // (72 KiB, more than the device reports) where the handle's probe kernel
-    // was built with as much, else none.
-    int big_fits = !(tuning && strstr(tuning, "GEMM_MMA_BK=64")) ||
-                   info.local_mem_static_bytes >= (72u << 10) || info.local_mem_bytes >= (72u << 10);
+    // was built with as much, with 8 stages (288 KiB) nowhere; else none.
+    cl_ulong big_bytes = !(tuning && strstr(tuning, "GEMM_MMA_BK=64")) ? 40u << 10
+                         : strstr(tuning, "GEMM_MMA_STAGES=8")        ? 288u << 10
+                                                                      : 72u << 10;
+    int big_fits = info.local_mem_static_bytes >= big_bytes || info.local_mem_bytes >= big_bytes;
     CHECK(!want_mma || !tuning || !strstr(tuning, "GEMM_SMALL_PERCENT=0") ||
               big_seen == (big_fits ? mma_seen : 0),
           "%s: GEMM_SMALL_PERCENT=0 ran %d of %d calls on small tiles (static local memory %u KiB)",
@@ -346,6 +348,7 @@ int main(int argc, char **argv)
             run_profile(&devices[d], NULL, "GEMM_MMA_ASYNC=0", 0);
             run_profile(&devices[d], NULL, "GEMM_MMA_ASYNC=0,GEMM_SMALL_PERCENT=0", 0);
             run_profile(&devices[d], NULL, "GEMM_MMA_BK=64,GEMM_SMALL_PERCENT=0", 0);
+            run_profile(&devices[d], NULL, "GEMM_MMA_BK=64,GEMM_MMA_STAGES=8,GEMM_SMALL_PERCENT=0", 0);
         }
         bad_inputs(&devices[d]);
     }
