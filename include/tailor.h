@@ -190,8 +190,9 @@ typedef struct tailor_device_info {
     int cuda_sm;  // major*10+minor on NVIDIA, else 0
     int lockstep; // 32, 64, or 0 where work-items are not in lockstep
     // NVIDIA: bytes of static local memory a kernel was built with beyond
-    // local_mem_bytes (the per-block shared memory of its compute capability,
-    // probed by building one kernel at context creation), else 0.
+    // local_mem_bytes (the per-block shared memory CUDA documents for the
+    // compute capability, less 1 KiB; one kernel built at context creation),
+    // else 0.
     cl_uint local_mem_static_bytes;
     uint8_t reserved[60];
 } tailor_device_info;
