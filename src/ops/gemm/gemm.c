@@ -224,9 +224,10 @@ static void plan_call(const struct gemm_call *c, struct gemm_plan *p)
         size_t small_tiles = tiles_of(c, small.bm, small.bn);
         size_t wanted = (size_t)c->ctx->info.compute_units *
                         (size_t)tune(c->ctx, TUNE_GEMM_SMALL_PERCENT) / 100;
-        // Small tiles where the big ones leave too few groups, or pad the
-        // matrices with a quarter more work than the small ones do (the
-        // percentage 0: never).
+        // Small tiles where the big ones do not fit the local memory, and
+        // where they leave too few groups or pad the matrices with a quarter
+        // more work than the small ones do (the percentage 0: never for
+        // these two).
         double big_area = (double)big_tiles * big.bm * big.bn;
         double small_area = (double)small_tiles * small.bm * small.bn;
         int use_small =
