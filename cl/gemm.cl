@@ -22,6 +22,9 @@
 // zeros outside (edges, k tails). The next tile's loads are issued before
 // this tile's mma and stored after them into the other local buffer: one
 // barrier per tile.
+// With GEMM_IN == GEMM_TYPE_F32 the tensor-core section holds the 3xTF32
+// kernels of gemm_tf32x3.cl instead (f32 at about f32 accuracy on the tf32
+// mma), which share the tile shape, the epilogue and the cp.async waits.
 //
 // GEMM_KERNELS_SIMT (every device): local-memory tiles converted to float,
 // register tiles of TM x TN per work-item.
@@ -91,16 +94,16 @@ INLINE uint2 gemm_tile(uint tiles_m, uint tiles_n, uint swizzle)
 #if DEVICE != DEVICE_NVIDIA || CUDA_SM < 80
 #error "the mma kernels need NVIDIA CUDA_SM >= 80"
 #endif
-#if GEMM_IN == GEMM_TYPE_F16
-#define MMA_PTX "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
-#elif GEMM_IN == GEMM_TYPE_BF16
-#define MMA_PTX "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"
-#else
-#error "the mma kernels take f16 or bf16"
-#endif
-#define GEMM_IN_T ushort
-
-#if GEMM_TILES == GEMM_TILES_SMALL
+#if GEMM_IN == GEMM_TYPE_F32
+// 3xTF32: f32 operands on the tf32 tensor cores (cl/gemm_tf32x3.cl).
+#define BM GEMM_TF32X3_BM
+#define BN GEMM_TF32X3_BN
+#define BK GEMM_TF32X3_BK
+#define WARPS_M GEMM_TF32X3_WARPS_M
+#define WARPS_N GEMM_TF32X3_WARPS_N
+#define STAGES GEMM_TF32X3_STAGES
+#define PAIR_STORES GEMM_TF32X3_PAIR_STORES
+#elif GEMM_TILES == GEMM_TILES_SMALL
 #define BM GEMM_MMA_SMALL_BM
 #define BN GEMM_MMA_SMALL_BN
 #define BK GEMM_MMA_SMALL_BK
@@ -122,6 +125,106 @@ INLINE uint2 gemm_tile(uint tiles_m, uint tiles_n, uint swizzle)
 #define WN (BN / WARPS_N)
 #define MI (WM / 16)      // mma tiles of a warp along m
 #define NJ (WN / 8)
+
+// The tiles are written and read as 16-byte vectors.
+#define LOCAL_ALIGN __attribute__((aligned(16)))
+
+INLINE void zero_accumulators(float acc[MI][NJ][4])
+{
+#pragma unroll
+    for (int i = 0; i < MI; i++)
+#pragma unroll
+        for (int j = 0; j < NJ; j++)
+#pragma unroll
+            for (int r = 0; r < 4; r++)
+                acc[i][j][r] = 0.0f;
+}
+
+// v0 and v1 rounded to f16 (to nearest even), v0 in the low half.
+INLINE uint f16_pair(float v0, float v1)
+{
+    uint d;
+    __asm__("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(d) : "f"(v1), "f"(v0));
+    return d;
+}
+
+// Two neighbouring elements i and i + 1 of C, i even: one 8-byte store of
+// f32, one 4-byte store of f16 or bf16.
+INLINE void gemm_store_pair(__global void *c, ulong i, uint c_type, float acc0, float acc1,
+                            float alpha, float beta)
+{
+    float v0 = alpha * acc0, v1 = alpha * acc1;
+    if (beta != 0.0f) {
+        v0 += beta * gemm_load_c(c, i, c_type);
+        v1 += beta * gemm_load_c(c, i + 1, c_type);
+    }
+    if (c_type == GEMM_TYPE_F32)
+        *(__global float2 *)((__global float *)c + i) = (float2)(v0, v1);
+    else if (c_type == GEMM_TYPE_F16)
+        *(__global uint *)((__global ushort *)c + i) = f16_pair(v0, v1);
+    else
+        *(__global uint *)((__global ushort *)c + i) =
+            (uint)gemm_to_bf16(v0) | (uint)gemm_to_bf16(v1) << 16;
+}
+
+// A warp's accumulators into C: register r of mma tile (i, j) holds row
+// row0 + 16 i (+ 8 for r >= 2), column col0 + 8 j (+ 1 for odd r), where
+// row0 and col0 carry the lane's offsets within the tile. col0 is even, so
+// where C's offset and ldc are even each lane's two columns are one aligned
+// pair (the buffer's start is aligned far beyond 8 bytes). With PAIR_STORES,
+// such a tile inside C is stored pair by pair without bounds. That path costs
+// registers: it can take a kernel past the count at which two groups share a
+// compute unit (doc/performance.md).
+INLINE void store_accumulators(float acc[MI][NJ][4], __global void *c, ulong base, ulong ldc,
+                               uint m, uint n, uint row0, uint col0, int whole_tile, uint c_type,
+                               float alpha, float beta)
+{
+    if (PAIR_STORES && whole_tile && ((base | ldc) & 1) == 0) {
+#pragma unroll
+        for (int i = 0; i < MI; i++)
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                ulong at = base + (ulong)(row0 + (uint)i * 16 + (uint)h * 8) * ldc + col0;
+#pragma unroll
+                for (int j = 0; j < NJ; j++)
+                    gemm_store_pair(c, at + (uint)j * 8, c_type, acc[i][j][2 * h],
+                                    acc[i][j][2 * h + 1], alpha, beta);
+            }
+        return;
+    }
+#pragma unroll
+    for (int i = 0; i < MI; i++)
+#pragma unroll
+        for (int j = 0; j < NJ; j++)
+#pragma unroll
+            for (int r = 0; r < 4; r++) {
+                uint row = row0 + (uint)i * 16 + (r >= 2 ? 8 : 0);
+                uint col = col0 + (uint)j * 8 + (uint)(r & 1);
+                if (row < m && col < n)
+                    gemm_store(c, base + (ulong)row * ldc + col, c_type, acc[i][j][r], alpha, beta);
+            }
+}
+
+INLINE void copy_commit(void)
+{
+    __asm__ volatile("cp.async.commit_group;" ::: "memory");
+}
+
+// Waits until at most `pending` of this work-item's groups are in flight.
+#define COPY_WAIT(pending) __asm__ volatile("cp.async.wait_group %0;" ::"n"(pending) : "memory")
+
+#if GEMM_IN == GEMM_TYPE_F32
+#include "gemm_tf32x3.cl"
+#else
+#if GEMM_IN == GEMM_TYPE_F16
+#define MMA_PTX "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
+#elif GEMM_IN == GEMM_TYPE_BF16
+#define MMA_PTX "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"
+#else
+#error "the mma kernels take f16, bf16 or f32 (3xTF32)"
+#endif
+#define GEMM_IN_T ushort
+
 #define KW (BK / 2)       // words of a K-contiguous local row
 #define PITCH_K (KW + 4)
 #define PITCH_PAIR(X) ((X) + 8)
@@ -135,8 +238,6 @@ INLINE uint2 gemm_tile(uint tiles_m, uint tiles_n, uint swizzle)
 #error "the mma tile shape does not divide into warps and 16-byte chunks"
 #endif
 
-// The tiles are written and read as 16-byte vectors.
-#define LOCAL_ALIGN __attribute__((aligned(16)))
 
 INLINE uint pack_pair(ushort lo, ushort hi)
 {
@@ -224,81 +325,6 @@ INLINE void mma(float *d, uint a0, uint a1, uint a2, uint a3, uint b0, uint b1)
             : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
 }
 
-INLINE void zero_accumulators(float acc[MI][NJ][4])
-{
-#pragma unroll
-    for (int i = 0; i < MI; i++)
-#pragma unroll
-        for (int j = 0; j < NJ; j++)
-#pragma unroll
-            for (int r = 0; r < 4; r++)
-                acc[i][j][r] = 0.0f;
-}
-
-// v0 and v1 rounded to f16 (to nearest even), v0 in the low half.
-INLINE uint f16_pair(float v0, float v1)
-{
-    uint d;
-    __asm__("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(d) : "f"(v1), "f"(v0));
-    return d;
-}
-
-// Two neighbouring elements i and i + 1 of C, i even: one 8-byte store of
-// f32, one 4-byte store of f16 or bf16.
-INLINE void gemm_store_pair(__global void *c, ulong i, uint c_type, float acc0, float acc1,
-                            float alpha, float beta)
-{
-    float v0 = alpha * acc0, v1 = alpha * acc1;
-    if (beta != 0.0f) {
-        v0 += beta * gemm_load_c(c, i, c_type);
-        v1 += beta * gemm_load_c(c, i + 1, c_type);
-    }
-    if (c_type == GEMM_TYPE_F32)
-        *(__global float2 *)((__global float *)c + i) = (float2)(v0, v1);
-    else if (c_type == GEMM_TYPE_F16)
-        *(__global uint *)((__global ushort *)c + i) = f16_pair(v0, v1);
-    else
-        *(__global uint *)((__global ushort *)c + i) =
-            (uint)gemm_to_bf16(v0) | (uint)gemm_to_bf16(v1) << 16;
-}
-
-// A warp's accumulators into C: register r of mma tile (i, j) holds row
-// row0 + 16 i (+ 8 for r >= 2), column col0 + 8 j (+ 1 for odd r), where
-// row0 and col0 carry the lane's offsets within the tile. col0 is even, so
-// where C's offset and ldc are even each lane's two columns are one aligned
-// pair (the buffer's start is aligned far beyond 8 bytes). With PAIR_STORES,
-// such a tile inside C is stored pair by pair without bounds. That path costs
-// registers: it can take a kernel past the count at which two groups share a
-// compute unit (doc/performance.md).
-INLINE void store_accumulators(float acc[MI][NJ][4], __global void *c, ulong base, ulong ldc,
-                               uint m, uint n, uint row0, uint col0, int whole_tile, uint c_type,
-                               float alpha, float beta)
-{
-    if (PAIR_STORES && whole_tile && ((base | ldc) & 1) == 0) {
-#pragma unroll
-        for (int i = 0; i < MI; i++)
-#pragma unroll
-            for (int h = 0; h < 2; h++) {
-                ulong at = base + (ulong)(row0 + (uint)i * 16 + (uint)h * 8) * ldc + col0;
-#pragma unroll
-                for (int j = 0; j < NJ; j++)
-                    gemm_store_pair(c, at + (uint)j * 8, c_type, acc[i][j][2 * h],
-                                    acc[i][j][2 * h + 1], alpha, beta);
-            }
-        return;
-    }
-#pragma unroll
-    for (int i = 0; i < MI; i++)
-#pragma unroll
-        for (int j = 0; j < NJ; j++)
-#pragma unroll
-            for (int r = 0; r < 4; r++) {
-                uint row = row0 + (uint)i * 16 + (r >= 2 ? 8 : 0);
-                uint col = col0 + (uint)j * 8 + (uint)(r & 1);
-                if (row < m && col < n)
-                    gemm_store(c, base + (ulong)row * ldc + col, c_type, acc[i][j][r], alpha, beta);
-            }
-}
 
 INLINE void gemm_mma_body(GEMM_ARGS, __local uint (*a_tile)[TILE_WORDS(BM)],
                           __local uint (*b_tile)[TILE_WORDS(BN)], int a_kc, int b_kc)
@@ -413,13 +439,6 @@ INLINE void copy_async(uint dst, __global const ushort *src, uint bytes)
                      : "memory");
 }
 
-INLINE void copy_commit(void)
-{
-    __asm__ volatile("cp.async.commit_group;" ::: "memory");
-}
-
-// Waits until at most `pending` of this work-item's groups are in flight.
-#define COPY_WAIT(pending) __asm__ volatile("cp.async.wait_group %0;" ::"n"(pending) : "memory")
 
 // One operand tile (X rows of op(A) or columns of op(B), BK steps of k from
 // k0) into the local tile at byte address `dst`.
@@ -575,6 +594,7 @@ GEMM_ASYNC_KERNEL(gemm_mma_async_nn, 1, 0)
 GEMM_ASYNC_KERNEL(gemm_mma_async_nt, 1, 1)
 GEMM_ASYNC_KERNEL(gemm_mma_async_tn, 0, 0)
 GEMM_ASYNC_KERNEL(gemm_mma_async_tt, 0, 1)
+#endif // GEMM_IN == GEMM_TYPE_F32
 
 #elif GEMM_KERNELS == GEMM_KERNELS_SIMT
 // ---------------------------------------------------------------------------

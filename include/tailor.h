@@ -288,6 +288,9 @@ typedef enum tailor_dtype {
     TAILOR_F64 = 1,
     TAILOR_F16 = 2,  // IEEE binary16, stored in 2 bytes (tailor_gemm)
     TAILOR_BF16 = 3, // bfloat16: the high 16 bits of a float (tailor_gemm)
+    // f32 storage multiplied as three TF32 products on tensor cores where the
+    // device has them (tailor_gemm's ab_type only; its own error bound).
+    TAILOR_3XTF32 = 4,
 } tailor_dtype;
 
 // result[result_offset] = op(x[x_offset], ..., x[x_offset + n - 1]).
@@ -392,8 +395,8 @@ TAILOR_API tailor_status tailor_sgemm(tailor_context *ctx, cl_command_queue queu
                                       const cl_event *event_wait_list, cl_event *event);
 
 // C = alpha * op(A) * op(B) + beta * C with A and B of type ab_type (TAILOR_F16,
-// TAILOR_BF16 or TAILOR_F32) and C of type c_type (the same three, in any
-// combination), with the shapes, layouts, leading dimensions, offsets and
+// TAILOR_BF16, TAILOR_F32 or TAILOR_3XTF32) and C of type c_type (f16, bf16 or
+// f32, in any combination), with the shapes, layouts, leading dimensions, offsets and
 // BLAS semantics of tailor_sgemm; offsets and leading dimensions count
 // elements of the matrix's type. Products are accumulated in f32, and
 // alpha * sum + beta * c is computed in f32 and rounded once to c_type (to
@@ -405,6 +408,12 @@ TAILOR_API tailor_status tailor_sgemm(tailor_context *ctx, cl_command_queue queu
 // 65504 become infinities. On NVIDIA devices of CUDA_SM >= 80, f16 and bf16
 // run on tensor cores (mma.sync); elsewhere on a SIMT kernel that converts
 // to float. A single f32 x f32 -> f32 product is tailor_sgemm's.
+// ab_type TAILOR_3XTF32: A and B are f32, multiplied on tf32 tensor cores as
+// three products of their split parts (NVIDIA CUDA_SM >= 80; elsewhere in f32
+// arithmetic). Infinities and NaNs propagate as IEEE says. Each element is
+// within 3 (k + 16) 2^-24 (|alpha| sum |a b| + |beta c|) of the exact value,
+// plus the rounding to c_type, assuming each mma rounds with an error of at
+// most 2^-21 of its magnitudes (NVIDIA does not document it; doc/kernels.md).
 // Thread-safety: safe; concurrent calls may share the handle.
 TAILOR_API tailor_status tailor_gemm(tailor_context *ctx, cl_command_queue queue,
                                      tailor_layout layout, tailor_trans trans_a,

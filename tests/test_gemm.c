@@ -2,7 +2,7 @@
 // reference on every device, under every profile the device can run, and
 // with tuning strings that force each path: the tensor-core kernels in their
 // big and small tile sets, asynchronous and register-prefetch, where the
-// device has them, and the SIMT kernels (GEMM_MMA=0). Every input type (f16, bf16, f32) with every C type, all 8
+// device has them, and the SIMT kernels (GEMM_MMA=0). Every input type (f16, bf16, f32, 3xTF32) with every C type, all 8
 // layout/transpose combinations, batches with a shared A (stride 0), alpha
 // and beta in {0, 1, other}, shapes of 1, primes, tile multiples +-1,
 // offsets and padded leading dimensions that allow 16-byte loads and that do
@@ -13,9 +13,17 @@
 // Inputs are multiples of 1/8 in [-4, 4], exact in every type, so the only
 // errors are the f32 accumulation's and the rounding to C's type. Tolerance
 // (tailor.h): 2 (k + 2) 2^-24 (|alpha| sum |a b| + |beta c|), plus 2^-11 of
-// the result for f16 C and 2^-8 for bf16 C.
+// the result for f16 C and 2^-8 for bf16 C; 3xTF32 inputs (f32 storage) get
+// their own bound.
+//
+// Then the accuracy of f32 products in f32 (tailor_sgemm) and in 3xTF32
+// beside it, on inputs with full 24-bit significands, on wide exponent
+// ranges and on sums that cancel: each kernel's largest and mean error in
+// units of 2^-24 sum |a b|, printed, and held to its bound; and 3xTF32 with
+// infinities, NaNs and values near FLT_MAX in A.
 //
 // usage: test_gemm [--small] [--profile NAME]
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -29,12 +37,12 @@
 
 static size_t type_bytes(tailor_dtype t)
 {
-    return t == TAILOR_F32 ? 4 : 2;
+    return t == TAILOR_F16 || t == TAILOR_BF16 ? 2 : 4;
 }
 
 static void put(void *data, tailor_dtype t, size_t i, float v)
 {
-    if (t == TAILOR_F32)
+    if (type_bytes(t) == 4)
         ((float *)data)[i] = v;
     else
         ((uint16_t *)data)[i] = t == TAILOR_F16 ? half_from_float(v) : bf16_from_float(v);
@@ -42,7 +50,7 @@ static void put(void *data, tailor_dtype t, size_t i, float v)
 
 static float get(const void *data, tailor_dtype t, size_t i)
 {
-    if (t == TAILOR_F32)
+    if (type_bytes(t) == 4)
         return ((const float *)data)[i];
     uint16_t h = ((const uint16_t *)data)[i];
     return t == TAILOR_F16 ? half_to_float(h) : bf16_to_float(h);
@@ -55,7 +63,14 @@ static char ta_char(tailor_trans t)
 
 static const char *type_name(tailor_dtype t)
 {
-    return t == TAILOR_F32 ? "f32" : t == TAILOR_F16 ? "f16" : "bf16";
+    return t == TAILOR_F32 ? "f32" : t == TAILOR_F16 ? "f16" : t == TAILOR_BF16 ? "bf16" : "3xtf32";
+}
+
+// The error bound's factor of 2^-24 (|alpha| sum |a b| + |beta c|): f32
+// accumulation, and 3xTF32's (include/tailor.h).
+static double steps_bound(tailor_dtype ab, size_t k)
+{
+    return ab == TAILOR_3XTF32 ? 3.0 * (double)(k + 16) : 2.0 * (double)(k + 2);
 }
 
 struct gemm_case {
@@ -158,7 +173,7 @@ static void run_case(tailor_context *handle, const struct test_device *device,
                 double c0 = g->beta == 0.0f ? 0 : want[ci];
                 double exact = (product ? g->alpha * sum : 0) + g->beta * c0;
                 want[ci] = exact;
-                bound[ci] = 2.0 * (double)(k + 2) * ldexp(1, -24) *
+                bound[ci] = steps_bound(g->ab, k) * ldexp(1, -24) *
                                 (fabs(g->alpha) * magnitude + fabs(g->beta * c0)) +
                             out_u * fabs(exact);
             }
@@ -215,14 +230,14 @@ static void run_profile(const struct test_device *device, const char *profile, c
     if (!handle)
         return;
     unsigned long long rng = 12345;
-    const tailor_dtype types[3] = {TAILOR_F16, TAILOR_BF16, TAILOR_F32};
+    const tailor_dtype types[4] = {TAILOR_F16, TAILOR_BF16, TAILOR_F32, TAILOR_3XTF32};
     const float alphas[3] = {1.0f, 0.5f, 0.0f}, betas[3] = {0.0f, -1.5f, 1.0f};
     size_t count = small ? sizeof small_shapes / sizeof small_shapes[0] : sizeof shapes / sizeof shapes[0];
-    int mma_seen = 0, big_seen = 0, async_seen = 0;
+    int mma_seen = 0, big_seen = 0, async_seen = 0, tf32x3_seen = 0, tf32x3_cases = 0;
     size_t cases = 0;
     for (size_t s = 0; s < count; ++s)
         for (int combo = 0; combo < 8; ++combo)
-            for (int t = 0; t < 3; ++t) {
+            for (int t = 0; t < 4; ++t) {
                 const size_t *shape = small ? small_shapes[s] : shapes[s];
                 struct gemm_case g = {
                     .layout = combo & 4 ? TAILOR_COLUMN_MAJOR : TAILOR_ROW_MAJOR,
@@ -244,6 +259,14 @@ static void run_profile(const struct test_device *device, const char *profile, c
                          type_name(g.ab), type_name(g.c), (double)g.alpha, (double)g.beta,
                          g.aligned ? " aligned" : "", g.shared_a ? " shared-a" : "");
                 run_case(handle, device, &g, label, &rng);
+                if (g.ab == TAILOR_3XTF32) {
+                    // Cases with nothing to multiply plan no kernel.
+                    int product = g.k > 0 && g.alpha != 0.0f;
+                    tf32x3_cases += product;
+                    tf32x3_seen += product && strncmp(tailor_last_variant(), "mma-3xtf32", 10) == 0;
+                    ++cases;
+                    continue;
+                }
                 mma_seen += strncmp(tailor_last_variant(), "mma", 3) == 0;
                 big_seen += strstr(tailor_last_variant(), "-big-") != NULL;
                 async_seen += strncmp(tailor_last_variant(), "mma-async", 9) == 0;
@@ -254,8 +277,10 @@ static void run_profile(const struct test_device *device, const char *profile, c
     int want_mma = info.kind == TAILOR_DEVICE_KIND_NVIDIA && info.cuda_sm >= 80 &&
                    !(tuning && strstr(tuning, "GEMM_MMA=0"));
     CHECK(!want_mma || mma_seen > 0, "%s: no call ran on tensor cores", device->info.device_name);
-    CHECK(want_mma || mma_seen == 0, "%s: a call ran on tensor cores with %s",
+    CHECK(want_mma || mma_seen + tf32x3_seen == 0, "%s: a call ran on tensor cores with %s",
           device->info.device_name, tuning ? tuning : "the profile");
+    CHECK(!want_mma || tf32x3_seen == tf32x3_cases, "%s: %d of %d 3xTF32 products ran on tensor cores",
+          device->info.device_name, tf32x3_seen, tf32x3_cases);
     int async = !(tuning && strstr(tuning, "GEMM_MMA_ASYNC=0"));
     CHECK(!want_mma || (async ? async_seen > 0 && async_seen < mma_seen : async_seen == 0),
           "%s: %d of %d tensor-core calls ran the asynchronous kernels with %s (want %s)",
@@ -274,10 +299,170 @@ static void run_profile(const struct test_device *device, const char *profile, c
           "%s: GEMM_SMALL_PERCENT=0 ran %d of %d calls on small tiles (static local memory %u KiB)",
           device->info.device_name, mma_seen - big_seen, mma_seen,
           info.local_mem_static_bytes >> 10);
-    printf("  %s%s%s: %zu cases, %d on tensor cores (%d big tiles, %d asynchronous), static local "
-           "memory %u KiB\n",
+    printf("  %s%s%s: %zu cases, %d f16/bf16 on tensor cores (%d big tiles, %d asynchronous), %d "
+           "3xTF32, static local memory %u KiB\n",
            profile ? profile : "detected", tuning ? " " : "", tuning ? tuning : "", cases, mma_seen,
-           big_seen, async_seen, info.local_mem_static_bytes >> 10);
+           big_seen, async_seen, tf32x3_seen, info.local_mem_static_bytes >> 10);
+    tailor_context_release(&handle);
+}
+
+// Uniform in [-1, 1) with a full 24-bit significand most of the time.
+static float uniform(unsigned long long *rng)
+{
+    return (float)((double)(test_random(rng) >> 11) / (double)(1ull << 52) - 1.0);
+}
+
+enum accuracy_input { FULL_SIGNIFICANDS, WIDE_EXPONENTS, CANCELLING, INPUT_KINDS };
+static const char *const input_names[] = {"full significands", "exponents -40..40", "cancelling sums"};
+
+// A (m x k) and B (k x n), row-major, of one kind.
+static void accuracy_inputs(enum accuracy_input kind, float *a, float *b, size_t m, size_t n,
+                            size_t k, unsigned long long *rng)
+{
+    for (size_t i = 0; i < m * k; ++i)
+        a[i] = uniform(rng);
+    for (size_t i = 0; i < k * n; ++i)
+        b[i] = uniform(rng);
+    if (kind == WIDE_EXPONENTS) {
+        for (size_t i = 0; i < m * k; ++i)
+            a[i] = ldexpf(a[i], (int)(test_random(rng) % 81) - 40);
+        for (size_t i = 0; i < k * n; ++i)
+            b[i] = ldexpf(b[i], (int)(test_random(rng) % 81) - 40);
+    } else if (kind == CANCELLING) {
+        // The second half of each dot repeats the first with B negated and
+        // nudged by 2^-20: the sum is about 2^-20 of sum |a b|.
+        for (size_t i = 0; i < m; ++i)
+            for (size_t p = k / 2; p < k; ++p)
+                a[i * k + p] = a[i * k + p - k / 2];
+        for (size_t p = k / 2; p < k; ++p)
+            for (size_t j = 0; j < n; ++j)
+                b[p * n + j] = -b[(p - k / 2) * n + j] * (1.0f + ldexpf(uniform(rng), -20));
+    }
+}
+
+// C = A B in ab's arithmetic; the largest and mean error in units of
+// 2^-24 sum |a b|, and whether every element holds the bound. Returns the
+// largest, or -1 where the call failed.
+static double accuracy_run(const struct test_device *device, tailor_context *handle,
+                           tailor_dtype ab, const float *a, const float *b, size_t m, size_t n,
+                           size_t k, double *mean, char *variant, size_t variant_size)
+{
+    cl_mem da = test_buffer(device, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, m * k * 4, (void *)a);
+    cl_mem db = test_buffer(device, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, k * n * 4, (void *)b);
+    cl_mem dc = test_buffer(device, CL_MEM_READ_WRITE, m * n * 4, NULL);
+    float *c = malloc(m * n * sizeof *c);
+    double worst = -1;
+    *mean = 0;
+    if (da && db && dc && c) {
+        tailor_status status =
+            tailor_gemm(handle, device->queue, TAILOR_ROW_MAJOR, TAILOR_NO_TRANS, TAILOR_NO_TRANS, m,
+                        n, k, 1.0f, ab, da, 0, k, db, 0, n, 0.0f, TAILOR_F32, dc, 0, n, 0, NULL, NULL);
+        CHECK(status == TAILOR_SUCCESS, "accuracy %s: %s", type_name(ab), tailor_last_error());
+        snprintf(variant, variant_size, "%s", tailor_last_variant());
+        if (status == TAILOR_SUCCESS && test_read(device, dc, 0, m * n * 4, c) == 0) {
+            worst = 0;
+            for (size_t i = 0; i < m; ++i)
+                for (size_t j = 0; j < n; ++j) {
+                    double sum = 0, magnitude = 0;
+                    for (size_t p = 0; p < k; ++p) {
+                        sum += (double)a[i * k + p] * b[p * n + j];
+                        magnitude += fabs((double)a[i * k + p] * b[p * n + j]);
+                    }
+                    double units = fabs(c[i * n + j] - sum) / (ldexp(1, -24) * magnitude);
+                    worst = units > worst || units != units ? units : worst;
+                    *mean += units / (double)(m * n);
+                }
+        }
+    }
+    free(c);
+    if (da)
+        clReleaseMemObject(da);
+    if (db)
+        clReleaseMemObject(db);
+    if (dc)
+        clReleaseMemObject(dc);
+    return worst;
+}
+
+// 3xTF32 keeps IEEE's infinities and NaNs, and values near FLT_MAX do not
+// overflow in its split: row 0 of A holds +inf (B positive: +inf), row 1 a
+// NaN, row 2 FLT_MAX and -FLT_MAX (B 0.5 there: 0), row 3 FLT_MAX and zeros
+// (B 0.5: FLT_MAX / 2 within the bound).
+static void special_values(const struct test_device *device, tailor_context *handle)
+{
+    enum { M = 4, N = 16, K = 24 };
+    float a[M * K] = {0}, b[K * N], c[M * N];
+    for (size_t i = 0; i < K * N; ++i)
+        b[i] = i < N ? 0.5f : 0.25f + (float)(i % 7) / 11.0f;
+    for (size_t p = 0; p < K; ++p)
+        a[p] = a[K + p] = 1.0f / 3.0f;
+    a[3] = INFINITY;
+    a[K + 5] = NAN;
+    a[2 * K] = FLT_MAX;
+    a[2 * K + 1] = -FLT_MAX;
+    for (size_t j = 0; j < N; ++j)
+        b[N + j] = 0.5f;
+    a[3 * K] = FLT_MAX;
+    cl_mem da = test_buffer(device, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof a, a);
+    cl_mem db = test_buffer(device, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof b, b);
+    cl_mem dc = test_buffer(device, CL_MEM_READ_WRITE, sizeof c, NULL);
+    if (da && db && dc) {
+        tailor_status status = tailor_gemm(handle, device->queue, TAILOR_ROW_MAJOR, TAILOR_NO_TRANS,
+                                           TAILOR_NO_TRANS, M, N, K, 1.0f, TAILOR_3XTF32, da, 0, K,
+                                           db, 0, N, 0.0f, TAILOR_F32, dc, 0, N, 0, NULL, NULL);
+        CHECK(status == TAILOR_SUCCESS, "3xTF32 special values: %s", tailor_last_error());
+        if (status == TAILOR_SUCCESS && test_read(device, dc, 0, sizeof c, c) == 0)
+            for (size_t j = 0; j < N; ++j) {
+                CHECK(c[j] == INFINITY, "3xTF32 [%s]: inf * b gave %g", tailor_last_variant(),
+                      (double)c[j]);
+                CHECK(c[N + j] != c[N + j], "3xTF32 [%s]: NaN * b gave %g", tailor_last_variant(),
+                      (double)c[N + j]);
+                CHECK(c[2 * N + j] == 0.0f, "3xTF32 [%s]: FLT_MAX b - FLT_MAX b gave %g",
+                      tailor_last_variant(), (double)c[2 * N + j]);
+                CHECK(fabs(c[3 * N + j] - FLT_MAX / 2.0) <=
+                          steps_bound(TAILOR_3XTF32, K) * ldexp(FLT_MAX / 2.0, -24),
+                      "3xTF32 [%s]: FLT_MAX * 0.5 gave %.9g", tailor_last_variant(),
+                      (double)c[3 * N + j]);
+            }
+    }
+    if (da)
+        clReleaseMemObject(da);
+    if (db)
+        clReleaseMemObject(db);
+    if (dc)
+        clReleaseMemObject(dc);
+}
+
+static void accuracy(const struct test_device *device)
+{
+    tailor_context *handle = test_handle(device, NULL, NULL);
+    if (!handle)
+        return;
+    const size_t m = 64, n = 64, ks[] = {8, 256, 4096};
+    unsigned long long rng = 777;
+    float *a = malloc(m * 4096 * sizeof *a), *b = malloc(4096 * n * sizeof *b);
+    printf("  accuracy, %zux%zu outputs: largest / mean error in 2^-24 sum |a b| (bound)\n", m, n);
+    for (int kind = 0; a && b && kind < INPUT_KINDS; ++kind)
+        for (size_t i = 0; i < sizeof ks / sizeof ks[0]; ++i) {
+            size_t k = ks[i];
+            accuracy_inputs((enum accuracy_input)kind, a, b, m, n, k, &rng);
+            char f32_variant[128] = "", tf32_variant[128] = "";
+            double f32_mean, tf32_mean;
+            double f32 = accuracy_run(device, handle, TAILOR_F32, a, b, m, n, k, &f32_mean,
+                                      f32_variant, sizeof f32_variant);
+            double tf32 = accuracy_run(device, handle, TAILOR_3XTF32, a, b, m, n, k, &tf32_mean,
+                                       tf32_variant, sizeof tf32_variant);
+            printf("    %-18s k=%-5zu f32 %7.2f / %6.3f (%5.0f) %-26s 3xTF32 %7.2f / %6.3f (%5.0f) %s\n",
+                   input_names[kind], k, f32, f32_mean, steps_bound(TAILOR_F32, k), f32_variant,
+                   tf32, tf32_mean, steps_bound(TAILOR_3XTF32, k), tf32_variant);
+            CHECK(f32 >= 0 && f32 <= steps_bound(TAILOR_F32, k),
+                  "f32 products, %s, k=%zu: error %.2f beyond the bound", input_names[kind], k, f32);
+            CHECK(tf32 >= 0 && tf32 <= steps_bound(TAILOR_3XTF32, k),
+                  "3xTF32, %s, k=%zu: error %.2f beyond the bound", input_names[kind], k, tf32);
+        }
+    free(a);
+    free(b);
+    special_values(device, handle);
     tailor_context_release(&handle);
 }
 
@@ -299,6 +484,9 @@ static void bad_inputs(const struct test_device *device)
     CHECK_STATUS(GEMM(TAILOR_F16, (tailor_dtype)-1, 8, 64, 2, buf, out, 0), TAILOR_ERROR_UNKNOWN_DTYPE);
     CHECK_STATUS(GEMM(TAILOR_F64, TAILOR_F32, 8, 64, 2, buf, out, 0), TAILOR_ERROR_UNSUPPORTED);
     CHECK_STATUS(GEMM(TAILOR_F16, TAILOR_F64, 8, 64, 2, buf, out, 0), TAILOR_ERROR_UNSUPPORTED);
+    CHECK_STATUS(GEMM(TAILOR_F16, TAILOR_3XTF32, 8, 64, 2, buf, out, 0), TAILOR_ERROR_UNSUPPORTED);
+    CHECK_STATUS(GEMM((tailor_dtype)5, TAILOR_F32, 8, 64, 2, buf, out, 0), TAILOR_ERROR_UNKNOWN_DTYPE);
+    CHECK_STATUS(GEMM(TAILOR_3XTF32, TAILOR_F16, 8, 64, 2, buf, out, 0), TAILOR_SUCCESS);
     CHECK_STATUS(GEMM(TAILOR_F16, TAILOR_F32, 7, 64, 2, buf, out, 0), TAILOR_ERROR_INVALID_LEADING_DIMENSION);
     CHECK_STATUS(GEMM(TAILOR_F16, TAILOR_F32, 8, 63, 2, buf, out, 0), TAILOR_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(GEMM(TAILOR_F16, TAILOR_F32, 8, 64, 17, buf, out, 0), TAILOR_ERROR_BUFFER_TOO_SMALL);
@@ -351,6 +539,7 @@ int main(int argc, char **argv)
             run_profile(&devices[d], NULL, "GEMM_MMA_BK=64,GEMM_MMA_STAGES=8,GEMM_SMALL_PERCENT=0", 0);
         }
         bad_inputs(&devices[d]);
+        accuracy(&devices[d]);
     }
     test_close_devices(devices, count);
     return test_exit_status("test_gemm");

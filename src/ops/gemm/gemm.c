@@ -1,9 +1,10 @@
 // tailor_gemm and tailor_gemm_strided_batched: argument checks, the
 // column-major to row-major mapping, and the choice between the tensor-core
 // kernels (NVIDIA CUDA_SM >= 80, f16 and bf16: asynchronous where A and B
-// allow 16-byte loads, register prefetch otherwise) in their big or small
-// tile set and the SIMT kernels of cl/gemm.cl. A single f32 x f32 -> f32
-// product is handed to tailor_sgemm.
+// allow 16-byte loads, register prefetch otherwise, in their big or small
+// tile set; 3xTF32 in its own tile set) and the SIMT kernels of cl/gemm.cl.
+// A single f32 x f32 -> f32 product, and a 3xTF32 one where the tensor cores
+// do not take it, is handed to tailor_sgemm.
 #include "gemm.h"
 
 #include <stdint.h>
@@ -48,16 +49,20 @@ struct gemm_call {
 
 static size_t element_bytes(tailor_dtype type)
 {
-    return type == TAILOR_F32 ? sizeof(cl_float) : sizeof(cl_ushort);
+    return type == TAILOR_F32 || type == TAILOR_3XTF32 ? sizeof(cl_float) : sizeof(cl_ushort);
 }
 
 static const char *type_name(tailor_dtype type)
 {
-    return type == TAILOR_F32 ? "f32" : type == TAILOR_F16 ? "f16" : "bf16";
+    return type == TAILOR_F32    ? "f32"
+           : type == TAILOR_F16  ? "f16"
+           : type == TAILOR_BF16 ? "bf16"
+                                 : "3xtf32";
 }
 
 // Tensor cores are a probed fact: NVIDIA's compute capability and the PTX ISA
-// its driver takes (mma.sync.m16n8k16 with f16 and bf16: sm_80, PTX 7.0).
+// its driver takes (mma.sync.m16n8k16 with f16 and bf16, m16n8k8 with tf32:
+// sm_80, PTX 7.0).
 static int has_mma(const struct profile *profile)
 {
     return profile->kind == TAILOR_DEVICE_KIND_NVIDIA && profile->cuda_sm >= 80 &&
@@ -69,21 +74,29 @@ static size_t max_group(const tailor_device_info *facts)
     return facts->max_work_group_size ? facts->max_work_group_size : 1024;
 }
 
-// One tensor-core tile set as the profile holds it (small: GEMM_MMA_SMALL_*).
+// The tensor-core tile sets: f16 and bf16 in big and small tiles
+// (GEMM_MMA_*, GEMM_MMA_SMALL_*), and 3xTF32 (GEMM_TF32X3_*).
+enum tile_set { TILES_BIG, TILES_SMALL, TILES_TF32X3 };
+
+static const char *const tile_set_prefix[] = {"GEMM_MMA_", "GEMM_MMA_SMALL_", "GEMM_TF32X3_"};
+
+// One tensor-core tile set as the profile holds it.
 struct mma_tiles {
     int bm, bn, bk, warps_m, warps_n, stages;
 };
 
-static struct mma_tiles mma_tiles_of(const int *t, int small)
+static struct mma_tiles mma_tiles_of(const int *t, enum tile_set set)
 {
-    return (struct mma_tiles){
-        t[small ? TUNE_GEMM_MMA_SMALL_BM : TUNE_GEMM_MMA_BM],
-        t[small ? TUNE_GEMM_MMA_SMALL_BN : TUNE_GEMM_MMA_BN],
-        t[small ? TUNE_GEMM_MMA_SMALL_BK : TUNE_GEMM_MMA_BK],
-        t[small ? TUNE_GEMM_MMA_SMALL_WARPS_M : TUNE_GEMM_MMA_WARPS_M],
-        t[small ? TUNE_GEMM_MMA_SMALL_WARPS_N : TUNE_GEMM_MMA_WARPS_N],
-        t[small ? TUNE_GEMM_MMA_SMALL_STAGES : TUNE_GEMM_MMA_STAGES],
+    static const enum param_id ids[][6] = {
+        {TUNE_GEMM_MMA_BM, TUNE_GEMM_MMA_BN, TUNE_GEMM_MMA_BK, TUNE_GEMM_MMA_WARPS_M,
+         TUNE_GEMM_MMA_WARPS_N, TUNE_GEMM_MMA_STAGES},
+        {TUNE_GEMM_MMA_SMALL_BM, TUNE_GEMM_MMA_SMALL_BN, TUNE_GEMM_MMA_SMALL_BK,
+         TUNE_GEMM_MMA_SMALL_WARPS_M, TUNE_GEMM_MMA_SMALL_WARPS_N, TUNE_GEMM_MMA_SMALL_STAGES},
+        {TUNE_GEMM_TF32X3_BM, TUNE_GEMM_TF32X3_BN, TUNE_GEMM_TF32X3_BK, TUNE_GEMM_TF32X3_WARPS_M,
+         TUNE_GEMM_TF32X3_WARPS_N, TUNE_GEMM_TF32X3_STAGES},
     };
+    const enum param_id *id = ids[set];
+    return (struct mma_tiles){t[id[0]], t[id[1]], t[id[2]], t[id[3]], t[id[4]], t[id[5]]};
 }
 
 static size_t mma_threads(struct mma_tiles s)
@@ -98,20 +111,21 @@ static size_t larger(size_t a, size_t b)
 
 // A tensor-core tile set splits into warps whose tiles are whole mma tiles
 // (16 x 8, and 16 x 16 for the asynchronous kernels, which read B fragments
-// two n-tiles at a time), and each operand tile into 16-byte chunks and
-// pairs of them per work-item.
-static tailor_status check_mma_tiles(const int *t, int small)
+// two n-tiles at a time), and each operand tile into 16-byte chunks (of 8
+// halves, and pairs of them per work-item; of 4 floats for 3xTF32).
+static tailor_status check_mma_tiles(const int *t, enum tile_set set)
 {
-    const char *set = small ? "GEMM_MMA_SMALL_" : "GEMM_MMA_";
-    struct mma_tiles s = mma_tiles_of(t, small);
+    const char *name = tile_set_prefix[set];
+    struct mma_tiles s = mma_tiles_of(t, set);
     int threads = (int)mma_threads(s);
+    int per_chunk = set == TILES_TF32X3 ? 4 : 16;
     REQUIRE(s.bm % (16 * s.warps_m) == 0 && s.bn % (16 * s.warps_n) == 0,
             TAILOR_ERROR_INVALID_PROFILE,
-            "%sBM / WARPS_M and %sBN / WARPS_N must be multiples of 16", set, set);
-    REQUIRE((s.bm * s.bk / 16) % threads == 0 && (s.bn * s.bk / 16) % threads == 0,
+            "%sBM / WARPS_M and %sBN / WARPS_N must be multiples of 16", name, name);
+    REQUIRE((s.bm * s.bk / per_chunk) % threads == 0 && (s.bn * s.bk / per_chunk) % threads == 0,
             TAILOR_ERROR_INVALID_PROFILE,
-            "%s tiles (%dx%dx%d) do not split into pairs of 16-byte loads for %d work-items", set,
-            s.bm, s.bn, s.bk, threads);
+            "%s tiles (%dx%dx%d) do not split into 16-byte loads for %d work-items", name, s.bm,
+            s.bn, s.bk, threads);
     return TAILOR_SUCCESS;
 }
 
@@ -125,11 +139,18 @@ static int mma_local_fits(const tailor_device_info *facts, size_t bytes)
 // Whether a tile set's kernels fit the device's work-groups and local memory:
 // both kernels of its programs must, the register-prefetch one (32-bit k-pair
 // words, rows padded by 4 words or pairs of rows by 8, one or two buffers)
-// and the asynchronous one (STAGES tiles of halves, lines padded by 8).
-static int mma_tiles_fit(const int *t, const tailor_device_info *facts, int small)
+// and the asynchronous one (STAGES tiles of halves, lines padded by 8); the
+// 3xTF32 set has only the asynchronous one (tiles of floats, K-contiguous
+// lines padded by 4, others by 8).
+static int mma_tiles_fit(const int *t, const tailor_device_info *facts, enum tile_set set)
 {
-    struct mma_tiles s = mma_tiles_of(t, small);
+    struct mma_tiles s = mma_tiles_of(t, set);
     size_t bm = (size_t)s.bm, bn = (size_t)s.bn, bk = (size_t)s.bk;
+    if (set == TILES_TF32X3) {
+        size_t bytes = sizeof(cl_float) * (size_t)s.stages *
+                       (larger(bm * (bk + 4), bk * (bm + 8)) + larger(bn * (bk + 4), bk * (bn + 8)));
+        return mma_threads(s) <= max_group(facts) && mma_local_fits(facts, bytes);
+    }
     size_t prefetch_bytes = sizeof(cl_uint) * (size_t)(1 + t[TUNE_GEMM_MMA_DOUBLE_BUFFER]) *
                             (larger(bm * (bk / 2 + 4), bk / 2 * (bm + 8)) +
                              larger(bn * (bk / 2 + 4), bk / 2 * (bn + 8)));
@@ -145,7 +166,7 @@ static int mma_tiles_fit(const int *t, const tailor_device_info *facts, int smal
 // the big set does not fit, every call takes the small one.
 static int mma_ready(const struct profile *profile, const tailor_device_info *facts)
 {
-    return has_mma(profile) && mma_tiles_fit(profile->tune, facts, 1);
+    return has_mma(profile) && mma_tiles_fit(profile->tune, facts, TILES_SMALL);
 }
 
 static tailor_status check(const struct profile *profile, const tailor_device_info *facts)
@@ -168,13 +189,15 @@ static tailor_status check(const struct profile *profile, const tailor_device_in
             (unsigned long long)facts->local_mem_bytes);
     if (!has_mma(profile))
         return TAILOR_SUCCESS;
-    tailor_status status = check_mma_tiles(t, 0);
-    return status == TAILOR_SUCCESS ? check_mma_tiles(t, 1) : status;
+    tailor_status status = TAILOR_SUCCESS;
+    for (int set = TILES_BIG; set <= TILES_TF32X3 && status == TAILOR_SUCCESS; ++set)
+        status = check_mma_tiles(t, (enum tile_set)set);
+    return status;
 }
 
 static int launches_program(const struct profile *profile, enum program_id program)
 {
-    return !(((uint64_t)1 << program) & GEMM_MMA_SET) || has_mma(profile);
+    return !(((uint64_t)1 << program) & (GEMM_MMA_SET | GEMM_TF32X3_SET)) || has_mma(profile);
 }
 
 // The launch: one kernel, tiles along dimension 0, the batch along 1; whether
@@ -197,16 +220,40 @@ static size_t tiles_of(const struct gemm_call *c, int bm, int bn)
 
 static int uses_mma(const struct gemm_call *c)
 {
-    return c->ab_type != TAILOR_F32 && tune(c->ctx, TUNE_GEMM_MMA) &&
+    return (c->ab_type == TAILOR_F16 || c->ab_type == TAILOR_BF16) && tune(c->ctx, TUNE_GEMM_MMA) &&
            mma_ready(&c->ctx->profile, &c->ctx->info);
 }
 
+// 3xTF32 on tensor cores where the device has them and its tiles fit.
+static int tf32x3_ready(tailor_context *ctx)
+{
+    return tune(ctx, TUNE_GEMM_MMA) && has_mma(&ctx->profile) &&
+           mma_tiles_fit(ctx->profile.tune, &ctx->info, TILES_TF32X3);
+}
+
 // 16-byte loads need the matrix's every line, and every matrix of the batch,
-// to start on 8 halves (the buffer itself is aligned far beyond).
+// to start on 16 bytes (the buffer itself is aligned far beyond).
 static cl_uint vector_loads(const struct gemm_call *c, cl_ulong offset, cl_ulong ld,
                             cl_ulong stride)
 {
-    return offset % 8 == 0 && ld % 8 == 0 && (c->batch == 1 || stride % 8 == 0);
+    cl_ulong per_chunk = 16 / element_bytes(c->ab_type);
+    return offset % per_chunk == 0 && ld % per_chunk == 0 &&
+           (c->batch == 1 || stride % per_chunk == 0);
+}
+
+// The 3xTF32 kernels copy 16 bytes at a time where A and B allow it, else
+// float by float.
+static void plan_tf32x3(const struct gemm_call *c, struct gemm_plan *p, int which)
+{
+    const char *orientation[4] = {"nn", "nt", "tn", "tt"};
+    struct mma_tiles s = mma_tiles_of(c->ctx->profile.tune, TILES_TF32X3);
+    p->op.program = PROGRAM_GEMM_MMA_TF32X3;
+    p->op.kernel = (enum kernel_id)(KERNEL_GEMM_MMA_ASYNC_NN + which);
+    p->threads = mma_threads(s);
+    p->tiles = tiles_of(c, s.bm, s.bn);
+    snprintf(p->op.variant, sizeof p->op.variant, "mma-3xtf32-%dx%d%s:%s:3xtf32->%s", s.bm, s.bn,
+             p->vector_a && p->vector_b ? "" : "-by-float", orientation[which],
+             type_name(c->c_type));
 }
 
 static void plan_call(const struct gemm_call *c, struct gemm_plan *p)
@@ -217,9 +264,13 @@ static void plan_call(const struct gemm_call *c, struct gemm_plan *p)
     p->op.launches = 1;
     p->vector_a = vector_loads(c, c->a_offset, c->lda, c->stride_a);
     p->vector_b = vector_loads(c, c->b_offset, c->ldb, c->stride_b);
+    if (c->ab_type == TAILOR_3XTF32 && tf32x3_ready(c->ctx)) {
+        plan_tf32x3(c, p, which);
+        return;
+    }
     if (uses_mma(c)) {
-        struct mma_tiles big = mma_tiles_of(c->ctx->profile.tune, 0);
-        struct mma_tiles small = mma_tiles_of(c->ctx->profile.tune, 1);
+        struct mma_tiles big = mma_tiles_of(c->ctx->profile.tune, TILES_BIG);
+        struct mma_tiles small = mma_tiles_of(c->ctx->profile.tune, TILES_SMALL);
         size_t big_tiles = tiles_of(c, big.bm, big.bn);
         size_t small_tiles = tiles_of(c, small.bm, small.bn);
         size_t wanted = (size_t)c->ctx->info.compute_units *
@@ -231,7 +282,7 @@ static void plan_call(const struct gemm_call *c, struct gemm_plan *p)
         double big_area = (double)big_tiles * big.bm * big.bn;
         double small_area = (double)small_tiles * small.bm * small.bn;
         int use_small =
-            !mma_tiles_fit(c->ctx->profile.tune, &c->ctx->info, 0) ||
+            !mma_tiles_fit(c->ctx->profile.tune, &c->ctx->info, TILES_BIG) ||
             (wanted > 0 && (big_tiles * c->batch < wanted || big_area > 1.25 * small_area));
         struct mma_tiles s = use_small ? small : big;
         p->op.program = use_small
@@ -247,9 +298,10 @@ static void plan_call(const struct gemm_call *c, struct gemm_plan *p)
                  orientation[which], type_name(c->ab_type), type_name(c->c_type));
         return;
     }
-    p->op.program = c->ab_type == TAILOR_F32   ? PROGRAM_GEMM_SIMT_F32
-                    : c->ab_type == TAILOR_F16 ? PROGRAM_GEMM_SIMT_F16
-                                               : PROGRAM_GEMM_SIMT_BF16;
+    // 3xTF32 without tensor cores multiplies in f32, which its bound allows.
+    p->op.program = c->ab_type == TAILOR_F16    ? PROGRAM_GEMM_SIMT_F16
+                    : c->ab_type == TAILOR_BF16 ? PROGRAM_GEMM_SIMT_BF16
+                                                : PROGRAM_GEMM_SIMT_F32;
     p->op.kernel = (enum kernel_id)(KERNEL_GEMM_SIMT_NN + which);
     int bm = tune(c->ctx, TUNE_GEMM_SIMT_BM), bn = tune(c->ctx, TUNE_GEMM_SIMT_BN);
     p->threads = (size_t)(bm / tune(c->ctx, TUNE_GEMM_SIMT_TM)) *
@@ -304,10 +356,12 @@ static size_t span_of(size_t extent, size_t stride, size_t batch)
 
 static tailor_status check_types(tailor_dtype ab_type, tailor_dtype c_type)
 {
-    REQUIRE((unsigned)ab_type <= TAILOR_BF16, TAILOR_ERROR_UNKNOWN_DTYPE,
+    REQUIRE((unsigned)ab_type <= TAILOR_3XTF32, TAILOR_ERROR_UNKNOWN_DTYPE,
             "ab_type %d is not a tailor_dtype", (int)ab_type);
-    REQUIRE((unsigned)c_type <= TAILOR_BF16, TAILOR_ERROR_UNKNOWN_DTYPE,
+    REQUIRE((unsigned)c_type <= TAILOR_3XTF32, TAILOR_ERROR_UNKNOWN_DTYPE,
             "c_type %d is not a tailor_dtype", (int)c_type);
+    REQUIRE(c_type != TAILOR_3XTF32, TAILOR_ERROR_UNSUPPORTED,
+            "TAILOR_3XTF32 says how A and B are multiplied; C is f32, f16 or bf16");
     REQUIRE(ab_type != TAILOR_F64 && c_type != TAILOR_F64, TAILOR_ERROR_UNSUPPORTED,
             "tailor_gemm takes f16, bf16 and f32, not f64");
     return TAILOR_SUCCESS;
@@ -374,10 +428,13 @@ static struct gemm_call row_major_call(tailor_context *ctx, tailor_layout layout
     };
 }
 
-// One f32 x f32 -> f32 product is tailor_sgemm's (its kernels are tuned for it).
-static int is_sgemm(tailor_dtype ab_type, tailor_dtype c_type, size_t batch)
+// One f32 x f32 -> f32 product is tailor_sgemm's (its kernels are tuned for
+// it), and so is a 3xTF32 one that the tensor cores do not take: f32
+// arithmetic holds the 3xTF32 bound.
+static int is_sgemm(tailor_context *ctx, tailor_dtype ab_type, tailor_dtype c_type, size_t batch)
 {
-    return ab_type == TAILOR_F32 && c_type == TAILOR_F32 && batch == 1;
+    return (ab_type == TAILOR_F32 || (ab_type == TAILOR_3XTF32 && !tf32x3_ready(ctx))) &&
+           c_type == TAILOR_F32 && batch == 1;
 }
 
 static tailor_status explain(tailor_context *ctx, const tailor_call *call, struct op_plan *plan)
@@ -395,7 +452,7 @@ static tailor_status explain(tailor_context *ctx, const tailor_call *call, struc
                                       call->c_type, &s, m, n, k, lda, ldb, ldc, stride_c, batch);
     if (status != TAILOR_SUCCESS || m == 0 || n == 0)
         return status;
-    if (is_sgemm(call->dtype, call->c_type, batch)) {
+    if (is_sgemm(ctx, call->dtype, call->c_type, batch)) {
         tailor_call sgemm = *call;
         sgemm.operation = TAILOR_OP_SGEMM;
         sgemm.dtype = TAILOR_F32;
@@ -463,7 +520,7 @@ tailor_status tailor_gemm_strided_batched(
         return status;
     if (m == 0 || n == 0 || batch_count == 0)
         return enqueue_nothing(queue, num_events_in_wait_list, event_wait_list, event);
-    if (is_sgemm(ab_type, c_type, batch_count)) {
+    if (is_sgemm(ctx, ab_type, c_type, batch_count)) {
         status = tailor_sgemm(ctx, queue, layout, trans_a, trans_b, m, n, k, alpha, a, a_offset,
                               lda, b, b_offset, ldb, beta, c, c_offset, ldc,
                               num_events_in_wait_list, event_wait_list, event);
