@@ -1,10 +1,11 @@
 // Rows of the mixed-precision GEMM (tailor_gemm): f16 and bf16 inputs with C
 // of the same type, as a half-precision linear layer or attention head uses
-// it, in single products and strided batches of small matrices. Each result
-// is checked on sampled elements against a double reference on the host.
-// Rows that ran on tensor cores say so: the FP32 FLOP limit of the roofline
-// does not bound them. cuBLAS's numbers for the same shapes come from
-// tools/cublas_reference.py --dtype f16|bf16 in the same session.
+// it, in single products and strided batches of small matrices; and f32
+// products in 3xTF32 (C in f32). Each result is checked on sampled elements
+// against a double reference on the host. Rows that ran on tensor cores say
+// so: the FP32 FLOP limit of the roofline does not bound them. cuBLAS's
+// numbers for the same shapes come from tools/cublas_reference.py --dtype
+// f16|bf16|f32 in the same session.
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,7 +19,7 @@
 
 struct gemm_state {
     tailor_trans trans_a, trans_b;
-    tailor_dtype type;
+    tailor_dtype type, c_type;
     size_t m, n, k, batch, lda, ldb, ldc;
     cl_mem a, b, c;
 };
@@ -28,15 +29,24 @@ static int call_tailor(struct bench *b, void *state)
     struct gemm_state *s = state;
     return tailor_gemm_strided_batched(b->tailor, b->queue, TAILOR_ROW_MAJOR, s->trans_a, s->trans_b,
                                        s->m, s->n, s->k, 1.0f, s->type, s->a, 0, s->lda, s->m * s->k,
-                                       s->b, 0, s->ldb, s->k * s->n, 0.0f, s->type, s->c, 0, s->ldc,
+                                       s->b, 0, s->ldb, s->k * s->n, 0.0f, s->c_type, s->c, 0, s->ldc,
                                        s->m * s->n, s->batch, 0, NULL, NULL) == TAILOR_SUCCESS
                ? 0
                : -1;
 }
 
-static double value(const struct gemm_state *s, const uint16_t *data, size_t i)
+static size_t bytes_of(tailor_dtype type)
 {
-    return s->type == TAILOR_F16 ? half_to_float(data[i]) : bf16_to_float(data[i]);
+    return type == TAILOR_F16 || type == TAILOR_BF16 ? 2 : 4;
+}
+
+static double value(tailor_dtype type, const void *data, size_t i)
+{
+    if (type == TAILOR_F16)
+        return half_to_float(((const uint16_t *)data)[i]);
+    if (type == TAILOR_BF16)
+        return bf16_to_float(((const uint16_t *)data)[i]);
+    return ((const float *)data)[i];
 }
 
 // Element (i, j) of op(X) of product z, stored row-major with the transpose.
@@ -45,27 +55,28 @@ static size_t stored_at(tailor_trans trans, size_t z, size_t matrix, size_t i, s
     return z * matrix + (trans == TAILOR_NO_TRANS ? i * ld + j : j * ld + i);
 }
 
-// Sampled elements within 2 (k + 2) 2^-24 sum |a b| plus the rounding to C's type.
-static int check_result(struct bench *b, const struct gemm_state *s, const uint16_t *a,
-                        const uint16_t *bm)
+// Sampled elements within 2 (k + 2) 2^-24 sum |a b| plus the rounding to C's
+// type; 3xTF32 within its own bound (include/tailor.h).
+static int check_result(struct bench *b, const struct gemm_state *s, const void *a, const void *bm)
 {
-    double u = s->type == TAILOR_F16 ? ldexp(1, -11) : ldexp(1, -8);
+    double u = s->c_type == TAILOR_F16 ? ldexp(1, -11) : s->c_type == TAILOR_BF16 ? ldexp(1, -8) : 0;
+    double steps = s->type == TAILOR_3XTF32 ? 3.0 * (double)(s->k + 16) : 2.0 * (double)(s->k + 2);
     for (int i = 0; i < SAMPLES; ++i) {
         size_t z = (size_t)i * 31 % s->batch, row = (size_t)i * 7919 % s->m, col = (size_t)i * 104729 % s->n;
         double exact = 0, magnitude = 0;
         for (size_t p = 0; p < s->k; ++p) {
-            double x = value(s, a, stored_at(s->trans_a, z, s->m * s->k, row, p, s->lda));
-            double y = value(s, bm, stored_at(s->trans_b, z, s->k * s->n, p, col, s->ldb));
+            double x = value(s->type, a, stored_at(s->trans_a, z, s->m * s->k, row, p, s->lda));
+            double y = value(s->type, bm, stored_at(s->trans_b, z, s->k * s->n, p, col, s->ldb));
             exact += x * y;
             magnitude += fabs(x * y);
         }
-        uint16_t got = 0;
-        size_t at = z * s->m * s->n + row * s->ldc + col;
-        if (clEnqueueReadBuffer(b->queue, s->c, CL_TRUE, at * sizeof got, sizeof got, &got, 0, NULL,
+        float got[1] = {0};
+        size_t at = z * s->m * s->n + row * s->ldc + col, c_bytes = bytes_of(s->c_type);
+        if (clEnqueueReadBuffer(b->queue, s->c, CL_TRUE, at * c_bytes, c_bytes, got, 0, NULL,
                                 NULL) != CL_SUCCESS)
             return -1;
-        double bound = 2.0 * (double)(s->k + 2) * ldexp(1, -24) * magnitude + u * fabs(exact);
-        if (!(fabs(value(s, &got, 0) - exact) <= bound))
+        double bound = steps * ldexp(1, -24) * magnitude + u * fabs(exact);
+        if (!(fabs(value(s->c_type, got, 0) - exact) <= bound))
             return -1;
     }
     return 0;
@@ -74,16 +85,18 @@ static int check_result(struct bench *b, const struct gemm_state *s, const uint1
 static void gemm_row(struct bench *b, tailor_dtype type, size_t m, size_t n, size_t k, size_t batch,
                      tailor_trans trans_a, tailor_trans trans_b)
 {
-    struct gemm_state s = {trans_a, trans_b, type, m, n, k, batch,
+    tailor_dtype c_type = type == TAILOR_3XTF32 ? TAILOR_F32 : type;
+    struct gemm_state s = {trans_a, trans_b, type, c_type, m, n, k, batch,
                            trans_a == TAILOR_TRANS ? m : k, trans_b == TAILOR_TRANS ? k : n, n,
                            NULL, NULL, NULL};
-    const char *name = type == TAILOR_F16 ? "f16" : "bf16";
+    const char *name = type == TAILOR_F16 ? "f16" : type == TAILOR_BF16 ? "bf16" : "3xtf32";
+    size_t ab_bytes = bytes_of(type);
     struct bench_row row = bench_row_init(batch > 1 ? "gemm-batched" : "gemm", name);
     row.m = (long long)m;
     row.n = (long long)n;
     row.k = (long long)k;
     size_t na = batch * m * k, nb = batch * k * n;
-    uint16_t *a = malloc(na * 2), *bm = malloc(nb * 2);
+    unsigned char *a = malloc(na * ab_bytes), *bm = malloc(nb * ab_bytes);
     if (!a || !bm) {
         bench_fail(b, "gemm: host memory");
         goto done;
@@ -94,22 +107,26 @@ static void gemm_row(struct bench *b, tailor_dtype type, size_t m, size_t n, siz
         seed ^= seed >> 7;
         seed ^= seed << 17;
         float v = (float)((double)(seed >> 40) / (double)(1ull << 23) - 1.0);
-        uint16_t h = type == TAILOR_F16 ? half_from_float(v) : bf16_from_float(v);
-        if (i < na)
-            a[i] = h;
-        else
-            bm[i - na] = h;
+        unsigned char *to = i < na ? a + i * ab_bytes : bm + (i - na) * ab_bytes;
+        if (ab_bytes == 4) {
+            memcpy(to, &v, 4);
+        } else {
+            uint16_t h = type == TAILOR_F16 ? half_from_float(v) : bf16_from_float(v);
+            memcpy(to, &h, 2);
+        }
     }
-    uint16_t zero = 0;
-    s.a = bench_upload(b, a, na * sizeof *a);
-    s.b = bench_upload(b, bm, nb * sizeof *bm);
-    s.c = bench_buffer(b, batch * m * n * 2, &zero, sizeof zero);
+    float zero = 0;
+    size_t c_bytes = bytes_of(c_type);
+    s.a = bench_upload(b, a, na * ab_bytes);
+    s.b = bench_upload(b, bm, nb * ab_bytes);
+    s.c = bench_buffer(b, batch * m * n * c_bytes, &zero, c_bytes);
     if (!s.a || !s.b || !s.c) {
         bench_fail(b, "gemm: buffers");
         goto done;
     }
     row.flops = 2.0 * (double)batch * (double)m * (double)n * (double)k;
-    row.bytes = 2.0 * (double)batch * ((double)m * (double)k + (double)k * (double)n + (double)m * (double)n);
+    row.bytes = (double)batch * ((double)ab_bytes * ((double)m * (double)k + (double)k * (double)n) +
+                                 (double)c_bytes * (double)m * (double)n);
     if (bench_time_row(b, &row, call_tailor, &s, NULL, NULL) != 0) {
         fprintf(stderr, "bench: gemm %zux%zux%zu: %s\n", m, n, k, tailor_last_error());
         bench_fail(b, "gemm: tailor_gemm failed");
@@ -141,6 +158,7 @@ void bench_gemm(struct bench *b)
         gemm_row(b, TAILOR_F16, 512, 512, 512, 1, N, N);
         gemm_row(b, TAILOR_BF16, 512, 512, 512, 1, N, T);
         gemm_row(b, TAILOR_F16, 64, 64, 64, 256, N, N);
+        gemm_row(b, TAILOR_3XTF32, 256, 256, 256, 1, N, N);
         return;
     }
     gemm_row(b, TAILOR_F16, 4096, 4096, 4096, 1, N, N);
@@ -151,4 +169,9 @@ void bench_gemm(struct bench *b)
     gemm_row(b, TAILOR_BF16, 8192, 8192, 8192, 1, N, N);
     gemm_row(b, TAILOR_F16, 4097, 4095, 4093, 1, N, N);
     gemm_row(b, TAILOR_F16, 64, 64, 64, 4096, N, N);
+    gemm_row(b, TAILOR_3XTF32, 4096, 4096, 4096, 1, N, N);
+    gemm_row(b, TAILOR_3XTF32, 8192, 8192, 8192, 1, N, N);
+    gemm_row(b, TAILOR_3XTF32, 4096, 4096, 4096, 1, N, T);
+    gemm_row(b, TAILOR_3XTF32, 4096, 4096, 4096, 1, T, N);
+    gemm_row(b, TAILOR_3XTF32, 4097, 4095, 4093, 1, N, N);
 }
