@@ -191,7 +191,8 @@ typedef struct tailor_device_info {
     int lockstep; // 32, 64, or 0 where work-items are not in lockstep
     // NVIDIA: bytes of static local memory a kernel was built with beyond
     // local_mem_bytes (the per-block shared memory CUDA documents for the
-    // compute capability, less 1 KiB; one kernel built at context creation),
+    // compute capability, less 1 KiB; one kernel built at context creation
+    // where the profile's tensor-core tiles need more than local_mem_bytes),
     // else 0.
     cl_uint local_mem_static_bytes;
     uint8_t reserved[60];

@@ -294,6 +294,11 @@ static void run_profile(const struct test_device *device, const char *profile, c
                          : strstr(tuning, "GEMM_MMA_STAGES=8")        ? 288u << 10
                                                                       : 72u << 10;
     int big_fits = info.local_mem_static_bytes >= big_bytes || info.local_mem_bytes >= big_bytes;
+    // The probe kernel is built only where some tile set needs more local
+    // memory than the device reports: not for the profile's (40 KiB at most).
+    CHECK(big_bytes > (40u << 10) || info.local_mem_static_bytes == 0,
+          "%s: the handle probed static local memory (%u KiB) that no tile set needs",
+          device->info.device_name, info.local_mem_static_bytes >> 10);
     CHECK(!want_mma || !tuning || !strstr(tuning, "GEMM_SMALL_PERCENT=0") ||
               big_seen == (big_fits ? mma_seen : 0),
           "%s: GEMM_SMALL_PERCENT=0 ran %d of %d calls on small tiles (static local memory %u KiB)",

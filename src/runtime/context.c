@@ -55,6 +55,17 @@ tailor_status operations_check_overrides(const struct profile *profile,
     return TAILOR_SUCCESS;
 }
 
+size_t operations_static_local_bytes(const struct profile *profile)
+{
+    size_t most = 0;
+    for (int op = 0; op < OP_COUNT; ++op) {
+        const struct operation *operation = operation_table[op];
+        size_t bytes = operation->static_local_bytes ? operation->static_local_bytes(profile) : 0;
+        most = bytes > most ? bytes : most;
+    }
+    return most;
+}
+
 int operation_launches_program(const struct profile *profile, enum program_id program)
 {
     const struct operation *operation = operation_table[program_table[program].op];
@@ -114,7 +125,10 @@ tailor_status tailor_context_create(cl_context context, cl_device_id device,
         status = configure(ctx, settings);
     if (status != TAILOR_SUCCESS)
         goto error;
-    probe_static_local_memory(context, device, &ctx->info);
+    // A kernel build at every handle creation only where a profile's tiles
+    // need what the device does not report.
+    if (operations_static_local_bytes(&ctx->profile) > ctx->info.local_mem_bytes)
+        probe_static_local_memory(context, device, &ctx->info);
     if (pthread_mutex_init(&ctx->build_lock, NULL) != 0) {
         status = error_set(TAILOR_ERROR_OUT_OF_HOST_MEMORY, "pthread_mutex_init failed");
         goto error;

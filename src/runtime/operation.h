@@ -48,6 +48,12 @@ struct operation {
     // equals, the most from the first steps); none: the defaults or nothing.
     const struct shrink_step *shrink;
     size_t shrink_count;
+    // The most local memory one of the operation's kernels declares
+    // statically at the values `profile` holds; NULL: none beyond what every
+    // device reports. The handle probes how much NVIDIA's compiler takes
+    // beyond that (probe_static_local_memory) only where an operation asks
+    // for more than the device reports.
+    size_t (*static_local_bytes)(const struct profile *profile);
 };
 
 // Whether `bytes` of local memory fit the device (synthetic facts may leave
@@ -59,6 +65,9 @@ static inline int local_memory_fits(const tailor_device_info *facts, size_t byte
 
 // Whether some call of the program's operation can launch it on `profile`.
 int operation_launches_program(const struct profile *profile, enum program_id program);
+
+// The most static local memory any operation's kernels declare on `profile`.
+size_t operations_static_local_bytes(const struct profile *profile);
 
 extern const struct operation *const operation_table[OP_COUNT];
 

@@ -136,29 +136,40 @@ static int mma_local_fits(const tailor_device_info *facts, size_t bytes)
     return local_memory_fits(facts, bytes) || bytes <= facts->local_mem_static_bytes;
 }
 
-// Whether a tile set's kernels fit the device's work-groups and local memory:
-// both kernels of its programs must, the register-prefetch one (32-bit k-pair
-// words, rows padded by 4 words or pairs of rows by 8, one or two buffers)
-// and the asynchronous one (STAGES tiles of halves, lines padded by 8); the
-// 3xTF32 set has only the asynchronous one (tiles of floats, K-contiguous
-// lines padded by 4, others by 8).
-static int mma_tiles_fit(const int *t, const tailor_device_info *facts, enum tile_set set)
+// The local memory of a tile set's largest kernel: of the register-prefetch
+// one (32-bit k-pair words, rows padded by 4 words or pairs of rows by 8, one
+// or two buffers) and the asynchronous one (STAGES tiles of halves, lines
+// padded by 8); the 3xTF32 set has only the asynchronous one (tiles of
+// floats, K-contiguous lines padded by 4, others by 8).
+static size_t mma_tiles_bytes(const int *t, enum tile_set set)
 {
     struct mma_tiles s = mma_tiles_of(t, set);
     size_t bm = (size_t)s.bm, bn = (size_t)s.bn, bk = (size_t)s.bk;
-    if (set == TILES_TF32X3) {
-        size_t bytes = sizeof(cl_float) * (size_t)s.stages *
-                       (larger(bm * (bk + 4), bk * (bm + 8)) + larger(bn * (bk + 4), bk * (bn + 8)));
-        return mma_threads(s) <= max_group(facts) && mma_local_fits(facts, bytes);
-    }
+    if (set == TILES_TF32X3)
+        return sizeof(cl_float) * (size_t)s.stages *
+               (larger(bm * (bk + 4), bk * (bm + 8)) + larger(bn * (bk + 4), bk * (bn + 8)));
     size_t prefetch_bytes = sizeof(cl_uint) * (size_t)(1 + t[TUNE_GEMM_MMA_DOUBLE_BUFFER]) *
                             (larger(bm * (bk / 2 + 4), bk / 2 * (bm + 8)) +
                              larger(bn * (bk / 2 + 4), bk / 2 * (bn + 8)));
     size_t async_bytes = sizeof(cl_ushort) * (size_t)s.stages *
                          (larger(bm * (bk + 8), bk * (bm + 8)) +
                           larger(bn * (bk + 8), bk * (bn + 8)));
-    return mma_threads(s) <= max_group(facts) && mma_local_fits(facts, prefetch_bytes) &&
-           mma_local_fits(facts, async_bytes);
+    return larger(prefetch_bytes, async_bytes);
+}
+
+// Whether a tile set's kernels fit the device's work-groups and local memory.
+static int mma_tiles_fit(const int *t, const tailor_device_info *facts, enum tile_set set)
+{
+    return mma_threads(mma_tiles_of(t, set)) <= max_group(facts) &&
+           mma_local_fits(facts, mma_tiles_bytes(t, set));
+}
+
+static size_t static_local_bytes(const struct profile *profile)
+{
+    size_t most = 0;
+    for (int set = TILES_BIG; has_mma(profile) && set <= TILES_TF32X3; ++set)
+        most = larger(most, mma_tiles_bytes(profile->tune, (enum tile_set)set));
+    return most;
 }
 
 // Tensor cores where the device has them and the small tile set fits it (a
@@ -488,7 +499,7 @@ static const struct shrink_step shrink_steps[] = {
 
 const struct operation gemm_operation = {
     check, NULL, explain, launches_program, NULL, shrink_steps,
-    sizeof shrink_steps / sizeof shrink_steps[0]};
+    sizeof shrink_steps / sizeof shrink_steps[0], static_local_bytes};
 
 static tailor_status check_operand(tailor_context *ctx, cl_mem buffer, const char *name,
                                    size_t offset, size_t span, size_t bytes,

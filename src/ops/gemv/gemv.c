@@ -564,7 +564,7 @@ static const struct shrink_step shrink_steps[] = {
 
 const struct operation gemv_operation = {
     check, scratch_bytes, explain, NULL, &gemv_tune_tasks, shrink_steps,
-    sizeof shrink_steps / sizeof shrink_steps[0]};
+    sizeof shrink_steps / sizeof shrink_steps[0], NULL};
 
 tailor_status tailor_sgemv(tailor_context *ctx, cl_command_queue queue, tailor_layout layout,
                            tailor_trans trans, size_t m, size_t n, float alpha, cl_mem a,

@@ -182,7 +182,7 @@ static const struct shrink_step shrink_steps[] = {
 
 const struct operation reduce_operation = {
     check, scratch_bytes, explain, NULL, &reduce_tune_tasks, shrink_steps,
-    sizeof shrink_steps / sizeof shrink_steps[0]};
+    sizeof shrink_steps / sizeof shrink_steps[0], NULL};
 
 tailor_status tailor_reduce(tailor_context *ctx, cl_command_queue queue, tailor_reduce_op op,
                             tailor_dtype dtype, size_t n, cl_mem x, size_t x_offset, cl_mem result,

@@ -913,7 +913,7 @@ static const struct shrink_step shrink_steps[] = {
 
 const struct operation sgemm_operation = {
     check, NULL, explain, NULL, &sgemm_tune_tasks, shrink_steps,
-    sizeof shrink_steps / sizeof shrink_steps[0]};
+    sizeof shrink_steps / sizeof shrink_steps[0], NULL};
 
 tailor_status tailor_sgemm(tailor_context *ctx, cl_command_queue queue, tailor_layout layout,
                            tailor_trans trans_a, tailor_trans trans_b, size_t m, size_t n,

@@ -547,7 +547,7 @@ static const struct shrink_step shrink_steps[] = {
 
 const struct operation transpose_operation = {
     check, NULL, explain, launches_program, &transpose_tune_tasks, shrink_steps,
-    sizeof shrink_steps / sizeof shrink_steps[0]};
+    sizeof shrink_steps / sizeof shrink_steps[0], NULL};
 
 tailor_status tailor_transpose(tailor_context *ctx, cl_command_queue queue,
                                       size_t element_bytes, size_t rows, size_t cols, cl_mem a,
