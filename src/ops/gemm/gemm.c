@@ -252,11 +252,14 @@ static cl_uint vector_loads(const struct gemm_call *c, cl_ulong offset, cl_ulong
            (c->batch == 1 || stride % per_chunk == 0);
 }
 
+// The variants' orientation of a row-major call: whether op(A) and op(B)
+// are stored transposed.
+static const char *const orientation[4] = {"nn", "nt", "tn", "tt"};
+
 // The 3xTF32 kernels copy 16 bytes at a time where A and B allow it, else
 // float by float.
 static void plan_tf32x3(const struct gemm_call *c, struct gemm_plan *p, int which)
 {
-    const char *orientation[4] = {"nn", "nt", "tn", "tt"};
     struct mma_tiles s = mma_tiles_of(c->ctx->profile.tune, TILES_TF32X3);
     p->op.program = PROGRAM_GEMM_MMA_TF32X3;
     p->op.kernel = (enum kernel_id)(KERNEL_GEMM_MMA_ASYNC_NN + which);
@@ -269,7 +272,6 @@ static void plan_tf32x3(const struct gemm_call *c, struct gemm_plan *p, int whic
 
 static void plan_call(const struct gemm_call *c, struct gemm_plan *p)
 {
-    const char *orientation[4] = {"nn", "nt", "tn", "tt"};
     int which = 2 * c->a_mn_contig + c->b_k_contig;
     int f16 = c->ab_type == TAILOR_F16;
     p->op.launches = 1;
