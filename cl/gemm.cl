@@ -213,6 +213,38 @@ INLINE void copy_commit(void)
 // Waits until at most `pending` of this work-item's groups are in flight.
 #define COPY_WAIT(pending) __asm__ volatile("cp.async.wait_group %0;" ::"n"(pending) : "memory")
 
+// Chunk q of an operand tile (X rows of op(A) or columns of op(B), BK steps
+// of k from k0), of E elements along the contiguous dimension: the matrix
+// line it copies from and its first element, how many of its elements lie
+// inside the matrix, and its element offset in the local tile (K-contiguous
+// operands as [row][k] lines of pitch_k, others as [k][row] lines of
+// pitch_x).
+struct chunk {
+    uint line, first, inside, at;
+};
+
+INLINE struct chunk chunk_of(uint q, uint E, int k_contiguous, uint X, uint row0, uint rows, uint k0,
+                             uint k, uint pitch_k, uint pitch_x)
+{
+    struct chunk c;
+    uint lines, extent;
+    if (k_contiguous) {
+        c.line = row0 + q / (BK / E);
+        c.first = k0 + q % (BK / E) * E;
+        lines = rows;
+        extent = k;
+        c.at = q / (BK / E) * pitch_k + q % (BK / E) * E;
+    } else {
+        c.line = k0 + q / (X / E);
+        c.first = row0 + q % (X / E) * E;
+        lines = k;
+        extent = rows;
+        c.at = q / (X / E) * pitch_x + q % (X / E) * E;
+    }
+    c.inside = c.line < lines && c.first < extent ? min(extent - c.first, E) : 0;
+    return c;
+}
+
 #if GEMM_IN == GEMM_TYPE_F32
 #include "gemm_tf32x3.cl"
 #else
@@ -448,23 +480,9 @@ INLINE void issue_tile(uint dst, __global const ushort *p, ulong ld, uint row0, 
     uint tid = (uint)get_local_id(0);
 #pragma unroll
     for (int r = 0; r < CHUNKS(X); r++) {
-        uint q = tid + (uint)r * THREADS;
-        uint line, first, lines, extent, at;
-        if (k_contiguous) {
-            line = row0 + q / (BK / 8);
-            first = k0 + q % (BK / 8) * 8;
-            lines = rows;
-            extent = k;
-            at = tile_offset(q / (BK / 8), q % (BK / 8) * 8, PK);
-        } else {
-            line = k0 + q / (X / 8);
-            first = row0 + q % (X / 8) * 8;
-            lines = k;
-            extent = rows;
-            at = tile_offset(q / (X / 8), q % (X / 8) * 8, PM(X));
-        }
-        uint valid = line < lines && first < extent ? min(extent - first, 8u) * 2 : 0;
-        copy_async(dst + at, valid ? p + (ulong)line * ld + first : p, valid);
+        struct chunk c = chunk_of(tid + (uint)r * THREADS, 8, k_contiguous, X, row0, rows, k0, k,
+                                  PK, PM(X));
+        copy_async(dst + c.at * 2, c.inside ? p + (ulong)c.line * ld + c.first : p, c.inside * 2);
     }
 }
 

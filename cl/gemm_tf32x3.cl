@@ -66,29 +66,16 @@ INLINE void issue_tile(uint dst, __global const float *p, ulong ld, uint row0, u
     uint tid = (uint)get_local_id(0);
 #pragma unroll
     for (int r = 0; r < CHUNKS(X); r++) {
-        uint q = tid + (uint)r * THREADS;
-        uint line, first, lines, extent, at;
-        if (k_contiguous) {
-            line = row0 + q / (BK / 4);
-            first = k0 + q % (BK / 4) * 4;
-            lines = rows;
-            extent = k;
-            at = tile_offset(q / (BK / 4), q % (BK / 4) * 4, PK);
-        } else {
-            line = k0 + q / (X / 4);
-            first = row0 + q % (X / 4) * 4;
-            lines = k;
-            extent = rows;
-            at = tile_offset(q / (X / 4), q % (X / 4) * 4, PM(X));
-        }
-        uint inside = line < lines && first < extent ? min(extent - first, 4u) : 0;
-        __global const float *src = inside ? p + (ulong)line * ld + first : p;
+        struct chunk c = chunk_of(tid + (uint)r * THREADS, 4, k_contiguous, X, row0, rows, k0, k,
+                                  PK, PM(X));
+        uint at = dst + c.at * 4;
+        __global const float *src = c.inside ? p + (ulong)c.line * ld + c.first : p;
         if (vector) {
-            copy_chunk(dst + at, src, inside * 4);
+            copy_chunk(at, src, c.inside * 4);
         } else {
 #pragma unroll
             for (uint e = 0; e < 4; e++)
-                copy_float(dst + at + e * 4, e < inside ? src + e : p, e < inside ? 4 : 0);
+                copy_float(at + e * 4, e < c.inside ? src + e : p, e < c.inside ? 4 : 0);
         }
     }
 }

@@ -112,6 +112,14 @@ static size_t op_index(const struct layout *l, size_t z, int row_major, int tran
     return by_rows ? at(l, z, row, col) : at(l, z, col, row);
 }
 
+static void release_buffers(cl_mem a, cl_mem b, cl_mem c)
+{
+    cl_mem buffers[3] = {a, b, c};
+    for (int i = 0; i < 3; ++i)
+        if (buffers[i])
+            clReleaseMemObject(buffers[i]);
+}
+
 static float sample(unsigned long long *rng)
 {
     return (float)((long long)(test_random(rng) % 65) - 32) / 8.0f;
@@ -201,12 +209,7 @@ static void run_case(tailor_context *handle, const struct test_device *device,
             CHECK(wrong == 0, "%s: %zu elements wrong", label, wrong);
         }
     }
-    if (a)
-        clReleaseMemObject(a);
-    if (b)
-        clReleaseMemObject(b);
-    if (c)
-        clReleaseMemObject(c);
+    release_buffers(a, b, c);
 done:
     free(ha);
     free(hb);
@@ -380,12 +383,7 @@ static double accuracy_run(const struct test_device *device, tailor_context *han
         }
     }
     free(c);
-    if (da)
-        clReleaseMemObject(da);
-    if (db)
-        clReleaseMemObject(db);
-    if (dc)
-        clReleaseMemObject(dc);
+    release_buffers(da, db, dc);
     return worst;
 }
 
@@ -430,12 +428,7 @@ static void special_values(const struct test_device *device, tailor_context *han
                       (double)c[3 * N + j]);
             }
     }
-    if (da)
-        clReleaseMemObject(da);
-    if (db)
-        clReleaseMemObject(db);
-    if (dc)
-        clReleaseMemObject(dc);
+    release_buffers(da, db, dc);
 }
 
 static void accuracy(const struct test_device *device)
