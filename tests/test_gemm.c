@@ -29,48 +29,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "half_float.h"
+#include "gemm_host.h"
 #include "support.h"
 
 #define GUARD 5
 #define SENTINEL 77.0f
 
-static size_t type_bytes(tailor_dtype t)
-{
-    return t == TAILOR_F16 || t == TAILOR_BF16 ? 2 : 4;
-}
-
-static void put(void *data, tailor_dtype t, size_t i, float v)
-{
-    if (type_bytes(t) == 4)
-        ((float *)data)[i] = v;
-    else
-        ((uint16_t *)data)[i] = t == TAILOR_F16 ? half_from_float(v) : bf16_from_float(v);
-}
-
-static float get(const void *data, tailor_dtype t, size_t i)
-{
-    if (type_bytes(t) == 4)
-        return ((const float *)data)[i];
-    uint16_t h = ((const uint16_t *)data)[i];
-    return t == TAILOR_F16 ? half_to_float(h) : bf16_to_float(h);
-}
-
 static char ta_char(tailor_trans t)
 {
     return t == TAILOR_TRANS ? 't' : 'n';
-}
-
-static const char *type_name(tailor_dtype t)
-{
-    return t == TAILOR_F32 ? "f32" : t == TAILOR_F16 ? "f16" : t == TAILOR_BF16 ? "bf16" : "3xtf32";
-}
-
-// The error bound's factor of 2^-24 (|alpha| sum |a b| + |beta c|): f32
-// accumulation, and 3xTF32's (include/tailor.h).
-static double steps_bound(tailor_dtype ab, size_t k)
-{
-    return ab == TAILOR_3XTF32 ? 3.0 * (double)(k + 16) : 2.0 * (double)(k + 2);
 }
 
 struct gemm_case {
@@ -135,7 +102,7 @@ static void run_case(tailor_context *handle, const struct test_device *device,
     struct layout la = layout_of(a_rows ? m : k, a_rows ? k : m, g->batch, g->aligned, g->shared_a, 0);
     struct layout lb = layout_of(b_rows ? k : n, b_rows ? n : k, g->batch, g->aligned, 0, 0);
     struct layout lc = layout_of(row_major ? m : n, row_major ? n : m, g->batch, g->aligned, 0, GUARD);
-    size_t ab = type_bytes(g->ab), cb = type_bytes(g->c);
+    size_t ab = gemm_type_bytes(g->ab), cb = gemm_type_bytes(g->c);
     unsigned char *ha = malloc(la.count * ab), *hb = malloc(lb.count * ab);
     unsigned char *hc = malloc(lc.count * cb), *out = malloc(lc.count * cb);
     double *want = malloc(lc.count * sizeof(double)), *bound = malloc(lc.count * sizeof(double));
@@ -145,35 +112,35 @@ static void run_case(tailor_context *handle, const struct test_device *device,
     }
     // NaN everywhere, then the matrices' elements: padding stays NaN.
     for (size_t i = 0; i < la.count; ++i)
-        put(ha, g->ab, i, NAN);
+        gemm_put(ha, g->ab, i, NAN);
     for (size_t i = 0; i < lb.count; ++i)
-        put(hb, g->ab, i, NAN);
+        gemm_put(hb, g->ab, i, NAN);
     for (size_t i = 0; i < lc.count; ++i)
-        put(hc, g->c, i, SENTINEL);
+        gemm_put(hc, g->c, i, SENTINEL);
     for (size_t z = 0; z < g->batch; ++z) {
         for (size_t line = 0; line < la.lines; ++line)
             for (size_t i = 0; i < la.length; ++i)
-                put(ha, g->ab, at(&la, z, line, i), sample(rng));
+                gemm_put(ha, g->ab, at(&la, z, line, i), sample(rng));
         for (size_t line = 0; line < lb.lines; ++line)
             for (size_t i = 0; i < lb.length; ++i)
-                put(hb, g->ab, at(&lb, z, line, i), sample(rng));
+                gemm_put(hb, g->ab, at(&lb, z, line, i), sample(rng));
         for (size_t line = 0; line < lc.lines; ++line)
             for (size_t i = 0; i < lc.length; ++i)
-                put(hc, g->c, at(&lc, z, line, i), g->beta == 0.0f ? NAN : sample(rng));
+                gemm_put(hc, g->c, at(&lc, z, line, i), g->beta == 0.0f ? NAN : sample(rng));
     }
     for (size_t i = 0; i < lc.count; ++i) {
-        want[i] = get(hc, g->c, i);
+        want[i] = gemm_get(hc, g->c, i);
         bound[i] = 0;
     }
     int product = k > 0 && g->alpha != 0.0f;
-    double out_u = g->c == TAILOR_F16 ? ldexp(1, -11) : g->c == TAILOR_BF16 ? ldexp(1, -8) : 0;
+    double out_u = gemm_c_rounding(g->c);
     for (size_t z = 0; z < g->batch; ++z)
         for (size_t i = 0; i < m; ++i)
             for (size_t j = 0; j < n; ++j) {
                 double sum = 0, magnitude = 0;
                 for (size_t p = 0; product && p < k; ++p) {
-                    double x = get(ha, g->ab, op_index(&la, z, row_major, ta, i, p));
-                    double y = get(hb, g->ab, op_index(&lb, z, row_major, tb, p, j));
+                    double x = gemm_get(ha, g->ab, op_index(&la, z, row_major, ta, i, p));
+                    double y = gemm_get(hb, g->ab, op_index(&lb, z, row_major, tb, p, j));
                     sum += x * y;
                     magnitude += fabs(x * y);
                 }
@@ -181,7 +148,7 @@ static void run_case(tailor_context *handle, const struct test_device *device,
                 double c0 = g->beta == 0.0f ? 0 : want[ci];
                 double exact = (product ? g->alpha * sum : 0) + g->beta * c0;
                 want[ci] = exact;
-                bound[ci] = steps_bound(g->ab, k) * ldexp(1, -24) *
+                bound[ci] = gemm_error_steps(g->ab, k) * ldexp(1, -24) *
                                 (fabs(g->alpha) * magnitude + fabs(g->beta * c0)) +
                             out_u * fabs(exact);
             }
@@ -198,7 +165,7 @@ static void run_case(tailor_context *handle, const struct test_device *device,
         if (status == TAILOR_SUCCESS && test_read(device, c, 0, lc.count * cb, out) == 0) {
             size_t wrong = 0;
             for (size_t i = 0; i < lc.count; ++i) {
-                double got = get(out, g->c, i);
+                double got = gemm_get(out, g->c, i);
                 int ok = bound[i] == 0 && want[i] != want[i] ? got != got
                          : isfinite(want[i]) ? fabs(got - want[i]) <= bound[i]
                                              : got == want[i];
@@ -259,7 +226,7 @@ static void run_profile(const struct test_device *device, const char *profile, c
                          device->info.device_name, profile ? profile : "detected", tuning ? " " : "",
                          tuning ? tuning : "", g.layout == TAILOR_ROW_MAJOR ? "row" : "col",
                          ta_char(g.trans_a), ta_char(g.trans_b), g.m, g.n, g.k, g.batch,
-                         type_name(g.ab), type_name(g.c), (double)g.alpha, (double)g.beta,
+                         gemm_type_name(g.ab), gemm_type_name(g.c), (double)g.alpha, (double)g.beta,
                          g.aligned ? " aligned" : "", g.shared_a ? " shared-a" : "");
                 run_case(handle, device, &g, label, &rng);
                 if (g.ab == TAILOR_3XTF32) {
@@ -365,7 +332,7 @@ static double accuracy_run(const struct test_device *device, tailor_context *han
         tailor_status status =
             tailor_gemm(handle, device->queue, TAILOR_ROW_MAJOR, TAILOR_NO_TRANS, TAILOR_NO_TRANS, m,
                         n, k, 1.0f, ab, da, 0, k, db, 0, n, 0.0f, TAILOR_F32, dc, 0, n, 0, NULL, NULL);
-        CHECK(status == TAILOR_SUCCESS, "accuracy %s: %s", type_name(ab), tailor_last_error());
+        CHECK(status == TAILOR_SUCCESS, "accuracy %s: %s", gemm_type_name(ab), tailor_last_error());
         snprintf(variant, variant_size, "%s", tailor_last_variant());
         if (status == TAILOR_SUCCESS && test_read(device, dc, 0, m * n * 4, c) == 0) {
             worst = 0;
@@ -423,7 +390,7 @@ static void special_values(const struct test_device *device, tailor_context *han
                 CHECK(c[2 * N + j] == 0.0f, "3xTF32 [%s]: FLT_MAX b - FLT_MAX b gave %g",
                       tailor_last_variant(), (double)c[2 * N + j]);
                 CHECK(fabs(c[3 * N + j] - FLT_MAX / 2.0) <=
-                          steps_bound(TAILOR_3XTF32, K) * ldexp(FLT_MAX / 2.0, -24),
+                          gemm_error_steps(TAILOR_3XTF32, K) * ldexp(FLT_MAX / 2.0, -24),
                       "3xTF32 [%s]: FLT_MAX * 0.5 gave %.9g", tailor_last_variant(),
                       (double)c[3 * N + j]);
             }
@@ -451,11 +418,11 @@ static void accuracy(const struct test_device *device)
             double tf32 = accuracy_run(device, handle, TAILOR_3XTF32, a, b, m, n, k, &tf32_mean,
                                        tf32_variant, sizeof tf32_variant);
             printf("    %-18s k=%-5zu f32 %7.2f / %6.3f (%5.0f) %-26s 3xTF32 %7.2f / %6.3f (%5.0f) %s\n",
-                   input_names[kind], k, f32, f32_mean, steps_bound(TAILOR_F32, k), f32_variant,
-                   tf32, tf32_mean, steps_bound(TAILOR_3XTF32, k), tf32_variant);
-            CHECK(f32 >= 0 && f32 <= steps_bound(TAILOR_F32, k),
+                   input_names[kind], k, f32, f32_mean, gemm_error_steps(TAILOR_F32, k), f32_variant,
+                   tf32, tf32_mean, gemm_error_steps(TAILOR_3XTF32, k), tf32_variant);
+            CHECK(f32 >= 0 && f32 <= gemm_error_steps(TAILOR_F32, k),
                   "f32 products, %s, k=%zu: error %.2f beyond the bound", input_names[kind], k, f32);
-            CHECK(tf32 >= 0 && tf32 <= steps_bound(TAILOR_3XTF32, k),
+            CHECK(tf32 >= 0 && tf32 <= gemm_error_steps(TAILOR_3XTF32, k),
                   "3xTF32, %s, k=%zu: error %.2f beyond the bound", input_names[kind], k, tf32);
         }
     free(a);

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "bench.h"
-#include "half_float.h"
+#include "gemm_host.h"
 
 #define SAMPLES 64
 
@@ -35,20 +35,6 @@ static int call_tailor(struct bench *b, void *state)
                : -1;
 }
 
-static size_t bytes_of(tailor_dtype type)
-{
-    return type == TAILOR_F16 || type == TAILOR_BF16 ? 2 : 4;
-}
-
-static double value(tailor_dtype type, const void *data, size_t i)
-{
-    if (type == TAILOR_F16)
-        return half_to_float(((const uint16_t *)data)[i]);
-    if (type == TAILOR_BF16)
-        return bf16_to_float(((const uint16_t *)data)[i]);
-    return ((const float *)data)[i];
-}
-
 // Element (i, j) of op(X) of product z, stored row-major with the transpose.
 static size_t stored_at(tailor_trans trans, size_t z, size_t matrix, size_t i, size_t j, size_t ld)
 {
@@ -59,24 +45,23 @@ static size_t stored_at(tailor_trans trans, size_t z, size_t matrix, size_t i, s
 // type; 3xTF32 within its own bound (include/tailor.h).
 static int check_result(struct bench *b, const struct gemm_state *s, const void *a, const void *bm)
 {
-    double u = s->c_type == TAILOR_F16 ? ldexp(1, -11) : s->c_type == TAILOR_BF16 ? ldexp(1, -8) : 0;
-    double steps = s->type == TAILOR_3XTF32 ? 3.0 * (double)(s->k + 16) : 2.0 * (double)(s->k + 2);
+    double u = gemm_c_rounding(s->c_type), steps = gemm_error_steps(s->type, s->k);
     for (int i = 0; i < SAMPLES; ++i) {
         size_t z = (size_t)i * 31 % s->batch, row = (size_t)i * 7919 % s->m, col = (size_t)i * 104729 % s->n;
         double exact = 0, magnitude = 0;
         for (size_t p = 0; p < s->k; ++p) {
-            double x = value(s->type, a, stored_at(s->trans_a, z, s->m * s->k, row, p, s->lda));
-            double y = value(s->type, bm, stored_at(s->trans_b, z, s->k * s->n, p, col, s->ldb));
+            double x = gemm_get(a, s->type, stored_at(s->trans_a, z, s->m * s->k, row, p, s->lda));
+            double y = gemm_get(bm, s->type, stored_at(s->trans_b, z, s->k * s->n, p, col, s->ldb));
             exact += x * y;
             magnitude += fabs(x * y);
         }
         float got[1] = {0};
-        size_t at = z * s->m * s->n + row * s->ldc + col, c_bytes = bytes_of(s->c_type);
+        size_t at = z * s->m * s->n + row * s->ldc + col, c_bytes = gemm_type_bytes(s->c_type);
         if (clEnqueueReadBuffer(b->queue, s->c, CL_TRUE, at * c_bytes, c_bytes, got, 0, NULL,
                                 NULL) != CL_SUCCESS)
             return -1;
         double bound = steps * ldexp(1, -24) * magnitude + u * fabs(exact);
-        if (!(fabs(value(s->c_type, got, 0) - exact) <= bound))
+        if (!(fabs(gemm_get(got, s->c_type, 0) - exact) <= bound))
             return -1;
     }
     return 0;
@@ -89,8 +74,8 @@ static void gemm_row(struct bench *b, tailor_dtype type, size_t m, size_t n, siz
     struct gemm_state s = {trans_a, trans_b, type, c_type, m, n, k, batch,
                            trans_a == TAILOR_TRANS ? m : k, trans_b == TAILOR_TRANS ? k : n, n,
                            NULL, NULL, NULL};
-    const char *name = type == TAILOR_F16 ? "f16" : type == TAILOR_BF16 ? "bf16" : "3xtf32";
-    size_t ab_bytes = bytes_of(type);
+    const char *name = gemm_type_name(type);
+    size_t ab_bytes = gemm_type_bytes(type);
     struct bench_row row = bench_row_init(batch > 1 ? "gemm-batched" : "gemm", name);
     row.m = (long long)m;
     row.n = (long long)n;
@@ -107,16 +92,10 @@ static void gemm_row(struct bench *b, tailor_dtype type, size_t m, size_t n, siz
         seed ^= seed >> 7;
         seed ^= seed << 17;
         float v = (float)((double)(seed >> 40) / (double)(1ull << 23) - 1.0);
-        unsigned char *to = i < na ? a + i * ab_bytes : bm + (i - na) * ab_bytes;
-        if (ab_bytes == 4) {
-            memcpy(to, &v, 4);
-        } else {
-            uint16_t h = type == TAILOR_F16 ? half_from_float(v) : bf16_from_float(v);
-            memcpy(to, &h, 2);
-        }
+        gemm_put(i < na ? (void *)a : (void *)bm, type, i < na ? i : i - na, v);
     }
     float zero = 0;
-    size_t c_bytes = bytes_of(c_type);
+    size_t c_bytes = gemm_type_bytes(c_type);
     s.a = bench_upload(b, a, na * ab_bytes);
     s.b = bench_upload(b, bm, nb * ab_bytes);
     s.c = bench_buffer(b, batch * m * n * c_bytes, &zero, c_bytes);
