@@ -52,10 +52,10 @@
       "register-prefetch kernels: two local tiles, one barrier a step")                             \
     X(GEMM_MMA_ASYNC, OP_GEMM, HOST, 0, 1, 0, 1, 0,                                                 \
       "1: the asynchronous tensor-core kernels (cp.async, ldmatrix) where A and B allow 16-byte loads; 0: the register-prefetch kernels") \
-    X(GEMM_SWIZZLE, OP_GEMM, DEFINE, GEMM_MMA_SET | GEMM_TF32X3_SET, 8, 1, 64, POW2 | NVIDIA_ONLY,                    \
+    X(GEMM_SWIZZLE, OP_GEMM, DEFINE, GEMM_MMA_SET | GEMM_TF32X3_SET, 8, 1, 64, POW2 | NVIDIA_ONLY,  \
       "tensor-core kernels: tile rows of a band walked column by column (L2 reuse)")               \
     X(GEMM_MMA, OP_GEMM, HOST, 0, 1, 0, 1, 0,                                                       \
-      "1: f16, bf16 and 3xTF32 run on tensor cores where the device has them (NVIDIA CUDA_SM >= 80)")      \
+      "1: f16, bf16 and 3xTF32 run on tensor cores where the device has them (NVIDIA CUDA_SM >= 80)") \
     X(GEMM_SMALL_PERCENT, OP_GEMM, HOST, 0, 100, 0, 100000, 0,                                      \
       "tensor-core kernels: the small tiles when the big ones give fewer groups (tiles x batch) than this percentage of the compute units (or pad the matrices with a quarter more work; 0: never)") \
     X(GEMM_SIMT_BM, OP_GEMM, DEFINE, GEMM_SIMT_SET, 64, 1, 256, POW2, "SIMT kernels: rows of C a work-group computes") \
