@@ -22,7 +22,7 @@
 // zeros outside (edges, k tails). The next tile's loads are issued before
 // this tile's mma and stored after them into the other local buffer: one
 // barrier per tile.
-// With GEMM_IN == GEMM_TYPE_F32 the tensor-core section holds the 3xTF32
+// With GEMM_IN == DTYPE_F32 the tensor-core section holds the 3xTF32
 // kernels of gemm_tf32x3.cl instead (f32 at about f32 accuracy on the tf32
 // mma), which share the tile shape, the epilogue and the cp.async waits.
 //
@@ -38,35 +38,12 @@
 
 // The epilogue: c = alpha * acc + beta * c in the C type the call names.
 // beta == 0 does not read C.
-INLINE float gemm_load_c(__global const void *c, ulong i, uint c_type)
-{
-    if (c_type == GEMM_TYPE_F32)
-        return ((__global const float *)c)[i];
-    if (c_type == GEMM_TYPE_F16)
-        return vload_half(i, (__global const half *)c);
-    return as_float((uint)((__global const ushort *)c)[i] << 16);
-}
-
-// Round to nearest even; NaN stays a (quiet) NaN.
-INLINE ushort gemm_to_bf16(float v)
-{
-    uint u = as_uint(v);
-    if ((u & 0x7fffffffu) > 0x7f800000u)
-        return (ushort)((u >> 16) | 0x40u);
-    return (ushort)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
-}
-
 INLINE void gemm_store(__global void *c, ulong i, uint c_type, float acc, float alpha, float beta)
 {
     float v = alpha * acc;
     if (beta != 0.0f)
-        v += beta * gemm_load_c(c, i, c_type);
-    if (c_type == GEMM_TYPE_F32)
-        ((__global float *)c)[i] = v;
-    else if (c_type == GEMM_TYPE_F16)
-        vstore_half_rte(v, i, (__global half *)c);
-    else
-        ((__global ushort *)c)[i] = gemm_to_bf16(v);
+        v += beta * load_real(c, i, c_type);
+    store_real(c, i, c_type, v);
 }
 
 // The tile (row, column of tiles) of a group: SWIZZLE tile rows form a band
@@ -94,7 +71,7 @@ INLINE uint2 gemm_tile(uint tiles_m, uint tiles_n, uint swizzle)
 #if DEVICE != DEVICE_NVIDIA || CUDA_SM < 80
 #error "the mma kernels need NVIDIA CUDA_SM >= 80"
 #endif
-#if GEMM_IN == GEMM_TYPE_F32
+#if GEMM_IN == DTYPE_F32
 // 3xTF32: f32 operands on the tf32 tensor cores (cl/gemm_tf32x3.cl).
 #define BM GEMM_TF32X3_BM
 #define BN GEMM_TF32X3_BN
@@ -155,16 +132,16 @@ INLINE void gemm_store_pair(__global void *c, ulong i, uint c_type, float acc0, 
 {
     float v0 = alpha * acc0, v1 = alpha * acc1;
     if (beta != 0.0f) {
-        v0 += beta * gemm_load_c(c, i, c_type);
-        v1 += beta * gemm_load_c(c, i + 1, c_type);
+        v0 += beta * load_real(c, i, c_type);
+        v1 += beta * load_real(c, i + 1, c_type);
     }
-    if (c_type == GEMM_TYPE_F32)
+    if (c_type == DTYPE_F32)
         *(__global float2 *)((__global float *)c + i) = (float2)(v0, v1);
-    else if (c_type == GEMM_TYPE_F16)
+    else if (c_type == DTYPE_F16)
         *(__global uint *)((__global ushort *)c + i) = f16_pair(v0, v1);
     else
         *(__global uint *)((__global ushort *)c + i) =
-            (uint)gemm_to_bf16(v0) | (uint)gemm_to_bf16(v1) << 16;
+            (uint)float_to_bf16(v0) | (uint)float_to_bf16(v1) << 16;
 }
 
 // A warp's accumulators into C: register r of mma tile (i, j) holds row
@@ -245,12 +222,12 @@ INLINE struct chunk chunk_of(uint q, uint E, int k_contiguous, uint X, uint row0
     return c;
 }
 
-#if GEMM_IN == GEMM_TYPE_F32
+#if GEMM_IN == DTYPE_F32
 #include "gemm_tf32x3.cl"
 #else
-#if GEMM_IN == GEMM_TYPE_F16
+#if GEMM_IN == DTYPE_F16
 #define MMA_PTX "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
-#elif GEMM_IN == GEMM_TYPE_BF16
+#elif GEMM_IN == DTYPE_BF16
 #define MMA_PTX "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"
 #else
 #error "the mma kernels take f16, bf16 or f32 (3xTF32)"
@@ -612,14 +589,14 @@ GEMM_ASYNC_KERNEL(gemm_mma_async_nn, 1, 0)
 GEMM_ASYNC_KERNEL(gemm_mma_async_nt, 1, 1)
 GEMM_ASYNC_KERNEL(gemm_mma_async_tn, 0, 0)
 GEMM_ASYNC_KERNEL(gemm_mma_async_tt, 0, 1)
-#endif // GEMM_IN == GEMM_TYPE_F32
+#endif // GEMM_IN == DTYPE_F32
 
 #elif GEMM_KERNELS == GEMM_KERNELS_SIMT
 // ---------------------------------------------------------------------------
-#if GEMM_IN == GEMM_TYPE_F16
+#if GEMM_IN == DTYPE_F16
 #define GEMM_IN_T ushort
 #define LOAD_IN(p, i) vload_half(i, (__global const half *)(p))
-#elif GEMM_IN == GEMM_TYPE_BF16
+#elif GEMM_IN == DTYPE_BF16
 #define GEMM_IN_T ushort
 #define LOAD_IN(p, i) as_float((uint)(p)[i] << 16)
 #else

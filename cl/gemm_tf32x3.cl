@@ -1,5 +1,5 @@
 // 3xTF32: f32 GEMM on the tf32 tensor cores (mma.sync.m16n8k8, f32
-// accumulate), included by gemm.cl for GEMM_IN == GEMM_TYPE_F32 in its
+// accumulate), included by gemm.cl for GEMM_IN == DTYPE_F32 in its
 // tensor-core section (which defines the tile shape, the accumulator
 // epilogue and the cp.async waits).
 //

@@ -227,4 +227,53 @@ static inline double shuffle_down_double(double v, uint delta)
     }
 #endif
 
+// 16-bit floats are stored as ushort. f16 converts through vload_half and
+// vstore_half_rte, which OpenCL C has without cl_khr_fp16; bf16 is the high
+// half of a float.
+static inline float bf16_to_float(ushort v)
+{
+    return as_float((uint)v << 16);
+}
+
+#define DEFINE_BF16_TO_FLOATN(N)                                                       \
+    static inline CAT(float, N) CAT(bf16_to_float, N)(CAT(ushort, N) v)                \
+    {                                                                                  \
+        return CAT(as_float, N)(CAT(convert_uint, N)(v) << 16);                        \
+    }
+DEFINE_BF16_TO_FLOATN(2)
+DEFINE_BF16_TO_FLOATN(4)
+DEFINE_BF16_TO_FLOATN(8)
+DEFINE_BF16_TO_FLOATN(16)
+
+// Round to nearest even; NaN stays a (quiet) NaN.
+static inline ushort float_to_bf16(float v)
+{
+    uint u = as_uint(v);
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+        return (ushort)((u >> 16) | 0x40u);
+    return (ushort)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
+// Element i of an output whose type (DTYPE_F32, DTYPE_F16 or DTYPE_BF16) is
+// a kernel argument: the branch is uniform, one per element.
+static inline float load_real(__global const void *p, ulong i, uint type)
+{
+    if (type == DTYPE_F32)
+        return ((__global const float *)p)[i];
+    if (type == DTYPE_F16)
+        return vload_half(i, (__global const half *)p);
+    return bf16_to_float(((__global const ushort *)p)[i]);
+}
+
+// Rounded to nearest even: f16 overflows to infinity.
+static inline void store_real(__global void *p, ulong i, uint type, float v)
+{
+    if (type == DTYPE_F32)
+        ((__global float *)p)[i] = v;
+    else if (type == DTYPE_F16)
+        vstore_half_rte(v, i, (__global half *)p);
+    else
+        ((__global ushort *)p)[i] = float_to_bf16(v);
+}
+
 #endif

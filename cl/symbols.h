@@ -27,12 +27,15 @@
 #define SGEMM_KERNELS_CPU 2
 #define SGEMM_TILES_BIG 0
 #define SGEMM_TILES_MID 1
-// Element types of the mixed-precision GEMM (GEMM_IN, and its c_type argument,
-// in the values of the public tailor_dtype), its kernel sets (GEMM_KERNELS)
-// and the tile set of a tensor-core program (GEMM_TILES).
-#define GEMM_TYPE_F32 0
-#define GEMM_TYPE_F16 2
-#define GEMM_TYPE_BF16 3
+// Element types in the values of the public tailor_dtype: the inputs a
+// program is built for (GEMM_IN, GEMV_IN, REDUCE_IN) and the run-time types of
+// outputs (load_real, store_real in prelude.cl).
+#define DTYPE_F32 0
+#define DTYPE_F64 1
+#define DTYPE_F16 2
+#define DTYPE_BF16 3
+// The mixed-precision GEMM's kernel sets (GEMM_KERNELS) and the tile set of a
+// tensor-core program (GEMM_TILES).
 #define GEMM_KERNELS_MMA 0
 #define GEMM_KERNELS_SIMT 1
 #define GEMM_TILES_BIG 0

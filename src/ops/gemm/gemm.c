@@ -25,8 +25,8 @@
 // kernels walk the batch in steps of the groups launched.
 #define MAX_BATCH_GROUPS ((size_t)65535)
 
-_Static_assert(GEMM_TYPE_F32 == TAILOR_F32 && GEMM_TYPE_F16 == TAILOR_F16 &&
-                   GEMM_TYPE_BF16 == TAILOR_BF16,
+_Static_assert(DTYPE_F32 == TAILOR_F32 && DTYPE_F16 == TAILOR_F16 &&
+                   DTYPE_BF16 == TAILOR_BF16,
                "the kernels' c_type values are tailor_dtype's");
 
 // One call in row-major terms (after the column-major swap).

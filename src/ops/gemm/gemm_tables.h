@@ -6,8 +6,8 @@
 #define TAILOR_GEMM_TABLES_H
 
 #define GEMM_MMA_DEFINES(type, tiles)                                                               \
-    "-DGEMM_KERNELS=GEMM_KERNELS_MMA -DGEMM_IN=GEMM_TYPE_" type " -DGEMM_TILES=GEMM_TILES_" tiles
-#define GEMM_SIMT_DEFINES(type) "-DGEMM_KERNELS=GEMM_KERNELS_SIMT -DGEMM_IN=GEMM_TYPE_" type
+    "-DGEMM_KERNELS=GEMM_KERNELS_MMA -DGEMM_IN=DTYPE_" type " -DGEMM_TILES=GEMM_TILES_" tiles
+#define GEMM_SIMT_DEFINES(type) "-DGEMM_KERNELS=GEMM_KERNELS_SIMT -DGEMM_IN=DTYPE_" type
 
 #define GEMM_PROGRAMS(X)                                                                            \
     X(GEMM_MMA_F16, "gemm_mma_f16", OP_GEMM, gemm, 0, GEMM_MMA_DEFINES("F16", "BIG"))               \
@@ -16,7 +16,7 @@
     X(GEMM_MMA_SMALL_BF16, "gemm_mma_small_bf16", OP_GEMM, gemm, 0,                                 \
       GEMM_MMA_DEFINES("BF16", "SMALL"))                                                            \
     X(GEMM_MMA_TF32X3, "gemm_mma_tf32x3", OP_GEMM, gemm, 0,                                         \
-      "-DGEMM_KERNELS=GEMM_KERNELS_MMA -DGEMM_IN=GEMM_TYPE_F32")                                    \
+      "-DGEMM_KERNELS=GEMM_KERNELS_MMA -DGEMM_IN=DTYPE_F32")                                    \
     X(GEMM_SIMT_F16, "gemm_simt_f16", OP_GEMM, gemm, 0, GEMM_SIMT_DEFINES("F16"))                   \
     X(GEMM_SIMT_BF16, "gemm_simt_bf16", OP_GEMM, gemm, 0, GEMM_SIMT_DEFINES("BF16"))                \
     X(GEMM_SIMT_F32, "gemm_simt_f32", OP_GEMM, gemm, 0, GEMM_SIMT_DEFINES("F32"))
