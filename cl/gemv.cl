@@ -1,4 +1,6 @@
-// GEMV: y = alpha * op(A) * x + beta * y on float.
+// GEMV: y = alpha * op(A) * x + beta * y, A and x in f32, f16 or bf16 (the
+// program's GEMV_IN), y in f32, f16 or bf16 (a run-time argument), float
+// arithmetic throughout.
 //
 // The host turns every call into one of two physical problems over a matrix
 // of `lines` contiguous lines, `lda` elements apart:
@@ -25,26 +27,51 @@
 // (POCL runs the code after such a barrier twice). beta == 0 never reads y,
 // so NaNs there do not propagate.
 //
-// Variant define: GEMV_KERNELS (the GPU or the CPU kernels). Tuning defines:
-// src/ops/gemv/gemv_tables.h lists them and the programs that read each.
+// Variant defines: GEMV_KERNELS (the GPU or the CPU kernels), GEMV_IN (the
+// type of A and x). Tuning defines: src/ops/gemv/gemv_tables.h lists them and
+// the programs that read each.
 #include "prelude.cl"
+
+// A and x: element i, aligned vector i of N elements, and N elements from
+// element N * i on where that is only element-aligned; all as floats.
+#if GEMV_IN == DTYPE_F32
+#define IN_T float
+#define IN_BYTES 4
+#define LOAD_IN(p, i) ((p)[i])
+#define LOADA_IN(N, p, i) (((const __global CAT(float, N) *)(p))[i])
+#define VLOAD_IN(N, p, i) CAT(vload, N)(i, p)
+#elif GEMV_IN == DTYPE_F16
+#define IN_T ushort
+#define IN_BYTES 2
+#define LOAD_IN(p, i) vload_half(i, (const __global half *)(p))
+#define LOADA_IN(N, p, i) CAT(vloada_half, N)(i, (const __global half *)(p))
+#define VLOAD_IN(N, p, i) CAT(vload_half, N)(i, (const __global half *)(p))
+#elif GEMV_IN == DTYPE_BF16
+#define IN_T ushort
+#define IN_BYTES 2
+#define LOAD_IN(p, i) bf16_to_float((p)[i])
+#define LOADA_IN(N, p, i) CAT(bf16_to_float, N)(((const __global CAT(ushort, N) *)(p))[i])
+#define VLOAD_IN(N, p, i) CAT(bf16_to_float, N)(CAT(vload, N)(i, p))
+#else
+#error "GEMV_IN must be DTYPE_F32, DTYPE_F16 or DTYPE_BF16"
+#endif
 
 // The kernel templates below take their shape (lanes, batch, vector, split)
 // as constant arguments: forced inline, so every kernel folds them.
 #define TEMPLATE static inline __attribute__((always_inline))
 
 #define KERNEL_PARAMETERS                                                                      \
-    const __global float *a, const __global float *x, __global float *y, ulong16 packed
+    const __global IN_T *a, const __global IN_T *x, __global void *y, ulong16 packed
 #define SPLIT_KERNEL_PARAMETERS KERNEL_PARAMETERS, __global uint *scratch
 
 #define CALL_PARAMETERS                                                                        \
-    const __global float *a, ulong a_offset, ulong lda, const __global float *x, ulong x_base, \
-        long incx, __global float *y, ulong y_base, long incy, ulong outputs, ulong k,         \
-        ulong per_item, ulong slice, float alpha, float beta, __global uint *scratch,          \
+    const __global IN_T *a, ulong a_offset, ulong lda, const __global IN_T *x, ulong x_base,   \
+        long incx, __global void *y, uint y_type, ulong y_base, long incy, ulong outputs,      \
+        ulong k, ulong per_item, ulong slice, float alpha, float beta, __global uint *scratch,  \
         ulong tickets_at, ulong partials_at
 #define CALL_ARGUMENTS                                                                         \
-    a, a_offset, lda, x, x_base, incx, y, y_base, incy, outputs, k, per_item, slice, alpha,   \
-        beta, scratch, tickets_at, partials_at
+    a, a_offset, lda, x, x_base, incx, y, y_type, y_base, incy, outputs, k, per_item, slice,  \
+        alpha, beta, scratch, tickets_at, partials_at
 
 // Declares the call's scalars from `packed` (through a private array: see sumN).
 #define UNPACK_CALL                                                                            \
@@ -58,7 +85,8 @@
     const float alpha = as_float((uint)call_lanes[GEMV_CALL_ALPHA_BETA]);                      \
     const float beta = as_float((uint)(call_lanes[GEMV_CALL_ALPHA_BETA] >> 32));               \
     const ulong tickets_at = call_lanes[GEMV_CALL_TICKETS_AT];                                 \
-    const ulong partials_at = call_lanes[GEMV_CALL_PARTIALS_AT]
+    const ulong partials_at = call_lanes[GEMV_CALL_PARTIALS_AT];                               \
+    const uint y_type = (uint)call_lanes[GEMV_CALL_Y_TYPE]
 
 // sumN(v): the sum of v's components, pairwise. Through a private array
 // rather than component swizzles, which Oclgrind's uninitialized-value
@@ -78,25 +106,26 @@ DEFINE_SUM(4)
 DEFINE_SUM(8)
 DEFINE_SUM(16)
 
-static inline float x_at(const __global float *x, ulong x_base, long incx, ulong j)
+static inline float x_at(const __global IN_T *x, ulong x_base, long incx, ulong j)
 {
-    return x[(long)x_base + (long)j * incx];
+    return LOAD_IN(x, (long)x_base + (long)j * incx);
 }
 
 // y[i] = alpha * dot + beta * y[i], where `old` is y[i] already loaded (or
 // anything when beta == 0).
-static inline void store_output(__global float *y, ulong y_base, long incy, ulong i, float alpha,
-                         float dot, float beta, float old)
+static inline void store_output(__global void *y, uint y_type, ulong y_base, long incy, ulong i,
+                                float alpha, float dot, float beta, float old)
 {
     float value = alpha * dot;
     if (beta != 0.0f)
         value += beta * old;
-    y[(long)y_base + (long)i * incy] = value;
+    store_real(y, (ulong)((long)y_base + (long)i * incy), y_type, value);
 }
 
-static inline float load_old(const __global float *y, ulong y_base, long incy, ulong i, float beta)
+static inline float load_old(const __global void *y, uint y_type, ulong y_base, long incy, ulong i,
+                             float beta)
 {
-    return beta != 0.0f ? y[(long)y_base + (long)i * incy] : 0.0f;
+    return beta != 0.0f ? load_real(y, (ulong)((long)y_base + (long)i * incy), y_type) : 0.0f;
 }
 
 // Called by every work-item of a group after it wrote its partial results:
@@ -130,22 +159,24 @@ static inline float sum_partials(const __global float *partials, ulong outputs, 
 
 // The second pass of a split launch without GEMV_ONE_PASS: output i is the
 // sum of its slices' partial results.
-__kernel void gemv_finish(__global float *y, ulong y_base, long incy, ulong outputs, uint slices,
-                          float alpha, float beta, const __global uint *scratch, ulong partials_at)
+__kernel void gemv_finish(__global void *y, uint y_type, ulong y_base, long incy, ulong outputs,
+                          uint slices, float alpha, float beta, const __global uint *scratch,
+                          ulong partials_at)
 {
     ulong i = get_global_id(0);
     const __global float *partials = (const __global float *)scratch + partials_at;
     if (i < outputs)
-        store_output(y, y_base, incy, i, alpha, sum_partials(partials, outputs, slices, i), beta,
-                     load_old(y, y_base, incy, i, beta));
+        store_output(y, y_type, y_base, incy, i, alpha, sum_partials(partials, outputs, slices, i), beta,
+                     load_old(y, y_type, y_base, incy, i, beta));
 }
 
-__kernel void gemv_scale(__global float *y, ulong y_base, long incy, ulong n, float beta)
+__kernel void gemv_scale(__global void *y, uint y_type, ulong y_base, long incy, ulong n,
+                         float beta)
 {
     ulong i = get_global_id(0);
     if (i < n) {
-        long at = (long)y_base + (long)i * incy;
-        y[at] = beta != 0.0f ? beta * y[at] : 0.0f;
+        ulong at = (ulong)((long)y_base + (long)i * incy);
+        store_real(y, at, y_type, beta != 0.0f ? beta * load_real(y, at, y_type) : 0.0f);
     }
 }
 
@@ -159,11 +190,22 @@ __kernel void gemv_scale(__global float *y, ulong y_base, long incy, ulong n, fl
 #define ROW_LANES 32
 #endif
 
+// GEMV_VECTOR counts floats: 16-bit elements load twice as many per vector,
+// as long as OpenCL has the vector type.
+#if IN_BYTES == 4 || GEMV_VECTOR == 16
 #define VEC GEMV_VECTOR
+#elif GEMV_VECTOR == 8
+#define VEC 16
+#elif GEMV_VECTOR == 4
+#define VEC 8
+#elif GEMV_VECTOR == 2
+#define VEC 4
+#else
+#error "GEMV_VECTOR must be 2, 4, 8 or 16"
+#endif
 #define floatV CAT(float, VEC)
 #define SUMV CAT(sum, VEC)
 #define COLV CAT(float, GEMV_COL_VECTOR)
-#define VLOAD_COL CAT(vload, GEMV_COL_VECTOR)
 #define VSTORE_COL CAT(vstore, GEMV_COL_VECTOR)
 
 #define ADD(a, b) ((a) + (b))
@@ -171,8 +213,8 @@ DEFINE_SEGMENT_REDUCE(segment_sum, float, ADD, 0.0f)
 
 // Partial dots of `batch` lines (elements at[b] on) over [begin, end): lane
 // `lane` of `lanes` takes every lanes-th element, GEMV_UNROLL loads in flight.
-TEMPLATE void dots_scalar(const __global float *a, const ulong *at, uint batch,
-                        const __global float *x, ulong x_base, long incx, ulong begin, ulong end,
+TEMPLATE void dots_scalar(const __global IN_T *a, const ulong *at, uint batch,
+                        const __global IN_T *x, ulong x_base, long incx, ulong begin, ulong end,
                         uint lane, uint lanes, float *acc)
 {
     ulong j = begin + lane;
@@ -182,12 +224,12 @@ TEMPLATE void dots_scalar(const __global float *a, const ulong *at, uint batch,
             xs[u] = x_at(x, x_base, incx, j + u * lanes);
         for (uint b = 0; b < batch; ++b)
             for (uint u = 0; u < GEMV_UNROLL; ++u)
-                acc[b] += a[at[b] + j + u * lanes] * xs[u];
+                acc[b] += LOAD_IN(a, at[b] + j + u * lanes) * xs[u];
     }
     for (; j < end; j += lanes) {
         float xj = x_at(x, x_base, incx, j);
         for (uint b = 0; b < batch; ++b)
-            acc[b] += a[at[b] + j] * xj;
+            acc[b] += LOAD_IN(a, at[b] + j) * xj;
     }
 }
 
@@ -195,10 +237,10 @@ TEMPLATE void dots_scalar(const __global float *a, const ulong *at, uint batch,
 // unit-stride and x_base a multiple of VEC (`contiguous`), else gathered one
 // by one. Every line reads the same x, so gathered elements come from the
 // caches; A, the bulk of the traffic, keeps its vector loads either way.
-TEMPLATE floatV x_lanes(const __global float *x, ulong x_base, long incx, ulong j, int contiguous)
+TEMPLATE floatV x_lanes(const __global IN_T *x, ulong x_base, long incx, ulong j, int contiguous)
 {
     if (contiguous)
-        return *(const __global floatV *)(x + x_base + j);
+        return LOADA_IN(VEC, x + x_base + j, 0);
     float lane[VEC];
     for (uint i = 0; i < VEC; ++i)
         lane[i] = x_at(x, x_base, incx, j + i);
@@ -208,8 +250,8 @@ TEMPLATE floatV x_lanes(const __global float *x, ulong x_base, long incx, ulong 
 // The same with VEC-wide loads of A: lines are VEC-aligned and begin is a
 // multiple of VEC; the last few elements of an odd-length dot are loaded one
 // at a time.
-TEMPLATE void dots_vector_x(const __global float *a, const ulong *at, uint batch,
-                            const __global float *x, ulong x_base, long incx, ulong begin,
+TEMPLATE void dots_vector_x(const __global IN_T *a, const ulong *at, uint batch,
+                            const __global IN_T *x, ulong x_base, long incx, ulong begin,
                             ulong end, uint lane, uint lanes, float *acc, int contiguous)
 {
     floatV sums[GEMV_ROW_BATCH];
@@ -222,24 +264,24 @@ TEMPLATE void dots_vector_x(const __global float *a, const ulong *at, uint batch
             xs[u] = x_lanes(x, x_base, incx, (v + u * lanes) * VEC, contiguous);
         for (uint b = 0; b < batch; ++b)
             for (uint u = 0; u < GEMV_UNROLL; ++u)
-                sums[b] += ((const __global floatV *)(a + at[b]))[v + u * lanes] * xs[u];
+                sums[b] += LOADA_IN(VEC, a + at[b], v + u * lanes) * xs[u];
     }
     for (; v < vectors; v += lanes) {
         floatV xv = x_lanes(x, x_base, incx, v * VEC, contiguous);
         for (uint b = 0; b < batch; ++b)
-            sums[b] += ((const __global floatV *)(a + at[b]))[v] * xv;
+            sums[b] += LOADA_IN(VEC, a + at[b], v) * xv;
     }
     for (uint b = 0; b < batch; ++b)
         acc[b] = SUMV(sums[b]);
     for (ulong j = vectors * VEC + lane; j < end; j += lanes) {
         float xj = x_at(x, x_base, incx, j);
         for (uint b = 0; b < batch; ++b)
-            acc[b] += a[at[b] + j] * xj;
+            acc[b] += LOAD_IN(a, at[b] + j) * xj;
     }
 }
 
-TEMPLATE void dots_vector(const __global float *a, const ulong *at, uint batch,
-                          const __global float *x, ulong x_base, long incx, ulong begin, ulong end,
+TEMPLATE void dots_vector(const __global IN_T *a, const ulong *at, uint batch,
+                          const __global IN_T *x, ulong x_base, long incx, ulong begin, ulong end,
                           uint lane, uint lanes, float *acc)
 {
     if (incx == 1 && x_base % VEC == 0)
@@ -265,7 +307,7 @@ TEMPLATE void gemv_rows(CALL_PARAMETERS, __local float *reduce_scratch, __local 
         at[b] = a_offset + min(row, outputs - 1) * lda;
         acc[b] = 0.0f;
         // Loaded early, so its latency hides behind the dot's.
-        old[b] = !split && lane == 0 && row < outputs ? load_old(y, y_base, incy, row, beta) : 0.0f;
+        old[b] = !split && lane == 0 && row < outputs ? load_old(y, y_type, y_base, incy, row, beta) : 0.0f;
     }
     if (vector)
         dots_vector(a, at, batch, x, x_base, incx, begin, end, lane, lanes, acc);
@@ -279,7 +321,7 @@ TEMPLATE void gemv_rows(CALL_PARAMETERS, __local float *reduce_scratch, __local 
         for (uint b = 0; b < batch; ++b) {
             ulong row = first + b * segments;
             if (lane == 0 && row < outputs)
-                store_output(y, y_base, incy, row, alpha, acc[b], beta, old[b]);
+                store_output(y, y_type, y_base, incy, row, alpha, acc[b], beta, old[b]);
         }
         return;
     }
@@ -295,8 +337,8 @@ TEMPLATE void gemv_rows(CALL_PARAMETERS, __local float *reduce_scratch, __local 
     for (uint b = 0; b < batch; ++b) {
         ulong row = first + b * segments;
         if (lane == 0 && row < outputs)
-            store_output(y, y_base, incy, row, alpha, sum_partials(partials, outputs, slices, row),
-                         beta, load_old(y, y_base, incy, row, beta));
+            store_output(y, y_type, y_base, incy, row, alpha, sum_partials(partials, outputs, slices, row),
+                         beta, load_old(y, y_type, y_base, incy, row, beta));
     }
 #else
     (void)last_flag;
@@ -358,22 +400,24 @@ TEMPLATE void gemv_cols(CALL_PARAMETERS, __local COLV *part, __local uint *last_
     const uint slices = get_num_groups(1);
     COLV acc = (COLV)(0.0f);
     if (c + GEMV_COL_VECTOR <= outputs) {
-        const __global float *p = a + a_offset + c;
+        const __global IN_T *p = a + a_offset + c;
         ulong l = begin + ty;
         for (; l + (GEMV_COL_UNROLL - 1) * TY < end; l += GEMV_COL_UNROLL * TY) {
             COLV as[GEMV_COL_UNROLL];
             float xs[GEMV_COL_UNROLL];
             for (uint u = 0; u < GEMV_COL_UNROLL; ++u) {
-                const __global float *line = p + (l + u * TY) * lda;
-                as[u] = aligned ? *(const __global COLV *)line : VLOAD_COL(0, line);
+                const __global IN_T *line = p + (l + u * TY) * lda;
+                as[u] = aligned ? LOADA_IN(GEMV_COL_VECTOR, line, 0)
+                                : VLOAD_IN(GEMV_COL_VECTOR, line, 0);
                 xs[u] = x_at(x, x_base, incx, l + u * TY);
             }
             for (uint u = 0; u < GEMV_COL_UNROLL; ++u)
                 acc += as[u] * xs[u];
         }
         for (; l < end; l += TY) {
-            const __global float *line = p + l * lda;
-            acc += (aligned ? *(const __global COLV *)line : VLOAD_COL(0, line)) *
+            const __global IN_T *line = p + l * lda;
+            acc += (aligned ? LOADA_IN(GEMV_COL_VECTOR, line, 0)
+                            : VLOAD_IN(GEMV_COL_VECTOR, line, 0)) *
                    x_at(x, x_base, incx, l);
         }
     } else if (c < outputs) {
@@ -382,13 +426,13 @@ TEMPLATE void gemv_cols(CALL_PARAMETERS, __local COLV *part, __local uint *last_
         for (uint i = 0; i < GEMV_COL_VECTOR; ++i)
             sums[i] = 0.0f;
         for (ulong l = begin + ty; l < end; l += TY) {
-            const __global float *line = a + a_offset + l * lda;
+            const __global IN_T *line = a + a_offset + l * lda;
             float xl = x_at(x, x_base, incx, l);
             for (uint i = 0; i < GEMV_COL_VECTOR; ++i)
                 if (c + i < outputs)
-                    sums[i] += line[c + i] * xl;
+                    sums[i] += LOAD_IN(line, c + i) * xl;
         }
-        acc = VLOAD_COL(0, sums);
+        acc = CAT(vload, GEMV_COL_VECTOR)(0, sums);
     }
     part[ty * TX + tx] = acc;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -403,8 +447,8 @@ TEMPLATE void gemv_cols(CALL_PARAMETERS, __local COLV *part, __local uint *last_
     if (!split) {
         if (ty == 0)
             for (uint i = 0; i < GEMV_COL_VECTOR && c + i < outputs; ++i)
-                store_output(y, y_base, incy, c + i, alpha, sums[i], beta,
-                             load_old(y, y_base, incy, c + i, beta));
+                store_output(y, y_type, y_base, incy, c + i, alpha, sums[i], beta,
+                             load_old(y, y_type, y_base, incy, c + i, beta));
         return;
     }
     __global float *partials = (__global float *)scratch + partials_at;
@@ -418,8 +462,8 @@ TEMPLATE void gemv_cols(CALL_PARAMETERS, __local COLV *part, __local uint *last_
     ulong block = get_group_id(0) * TX * GEMV_COL_VECTOR;
     ulong block_end = min(outputs, block + TX * GEMV_COL_VECTOR);
     for (ulong i = block + ty * TX + tx; i < block_end; i += TX * TY)
-        store_output(y, y_base, incy, i, alpha, sum_partials(partials, outputs, slices, i), beta,
-                     load_old(y, y_base, incy, i, beta));
+        store_output(y, y_type, y_base, incy, i, alpha, sum_partials(partials, outputs, slices, i), beta,
+                     load_old(y, y_type, y_base, incy, i, beta));
 #else
     (void)last_flag;
     (void)tickets_at;
@@ -514,10 +558,10 @@ static inline CPUV transposed_sums(CPUV *sums)
 
 // Elements [j, j + GEMV_CPU_VECTOR) of x as one vector, gathered where x is
 // strided.
-static inline CPUV x_vector(const __global float *x, ulong x_base, long incx, ulong j)
+static inline CPUV x_vector(const __global IN_T *x, ulong x_base, long incx, ulong j)
 {
     if (incx == 1)
-        return VLOAD_CPU(0, x + x_base + j);
+        return VLOAD_IN(GEMV_CPU_VECTOR, x + x_base + j, 0);
     float gathered[GEMV_CPU_VECTOR];
 #pragma unroll
     for (uint i = 0; i < GEMV_CPU_VECTOR; ++i)
@@ -531,7 +575,7 @@ static inline CPUV x_vector(const __global float *x, ulong x_base, long incx, ul
 
 // The dot of `line` with x over [begin, end): a vector of partial sums, and
 // the elements past the last whole vector added into *tail.
-TEMPLATE CPUV cpu_line_dot(const __global float *line, const __global float *x, ulong x_base,
+TEMPLATE CPUV cpu_line_dot(const __global IN_T *line, const __global IN_T *x, ulong x_base,
                            long incx, ulong begin, ulong end, float *tail)
 {
     CPUV sums[CPU_ROW_SUMS];
@@ -540,20 +584,21 @@ TEMPLATE CPUV cpu_line_dot(const __global float *line, const __global float *x, 
         sums[u] = (CPUV)(0.0f);
     ulong j = begin;
     if (incx == 1) {
-        const __global float *xs = x + x_base;
+        const __global IN_T *xs = x + x_base;
         for (; j + CPU_ROW_SUMS * GEMV_CPU_VECTOR <= end; j += CPU_ROW_SUMS * GEMV_CPU_VECTOR) {
 #pragma unroll
             for (uint u = 0; u < CPU_ROW_SUMS; ++u)
-                sums[u] += VLOAD_CPU(u, line + j) * VLOAD_CPU(u, xs + j);
+                sums[u] += VLOAD_IN(GEMV_CPU_VECTOR, line + j, u) *
+                           VLOAD_IN(GEMV_CPU_VECTOR, xs + j, u);
         }
         for (; j + GEMV_CPU_VECTOR <= end; j += GEMV_CPU_VECTOR)
-            sums[0] += VLOAD_CPU(0, line + j) * VLOAD_CPU(0, xs + j);
+            sums[0] += VLOAD_IN(GEMV_CPU_VECTOR, line + j, 0) * VLOAD_IN(GEMV_CPU_VECTOR, xs + j, 0);
     } else {
         for (; j + GEMV_CPU_VECTOR <= end; j += GEMV_CPU_VECTOR)
-            sums[0] += VLOAD_CPU(0, line + j) * x_vector(x, x_base, incx, j);
+            sums[0] += VLOAD_IN(GEMV_CPU_VECTOR, line + j, 0) * x_vector(x, x_base, incx, j);
     }
     for (; j < end; ++j)
-        *tail += line[j] * x_at(x, x_base, incx, j);
+        *tail += LOAD_IN(line, j) * x_at(x, x_base, incx, j);
 #pragma unroll
     for (uint u = 1; u < CPU_ROW_SUMS; ++u)
         sums[0] += sums[u];
@@ -567,7 +612,7 @@ TEMPLATE CPUV cpu_line_dot(const __global float *line, const __global float *x, 
 #define CPU_BLOCK_SETUP                                                                        \
     CPUV sums[GEMV_CPU_VECTOR];                                                                \
     float tail[GEMV_CPU_VECTOR];                                                               \
-    const __global float *at[GEMV_CPU_VECTOR];                                                 \
+    const __global IN_T *at[GEMV_CPU_VECTOR];                                                  \
     _Pragma("unroll") for (uint q = 0; q < GEMV_CPU_VECTOR; ++q)                               \
     {                                                                                          \
         sums[q] = (CPUV)(0.0f);                                                                \
@@ -578,8 +623,8 @@ TEMPLATE CPUV cpu_line_dot(const __global float *line, const __global float *x, 
 // Dots of a block's lines over [begin, end), as one vector, line after line,
 // so that a matrix of short rows is read in one sequential run (W lines side
 // by side would be W short streams each).
-TEMPLATE CPUV cpu_dots_line_by_line(const __global float *line, ulong lda, ulong lines,
-                                    const __global float *x, ulong x_base, long incx,
+TEMPLATE CPUV cpu_dots_line_by_line(const __global IN_T *line, ulong lda, ulong lines,
+                                    const __global IN_T *x, ulong x_base, long incx,
                                     ulong begin, ulong end)
 {
     CPU_BLOCK_SETUP
@@ -593,8 +638,8 @@ TEMPLATE CPUV cpu_dots_line_by_line(const __global float *line, ulong lda, ulong
 // by side: every load of x serves all W lines, where, for dots shorter than
 // GEMV_CPU_LINE_MIN_K, a line alone would spend more on loop control than
 // on loads.
-TEMPLATE CPUV cpu_dots_side_by_side(const __global float *line, ulong lda, ulong lines,
-                                    const __global float *x, ulong x_base, long incx,
+TEMPLATE CPUV cpu_dots_side_by_side(const __global IN_T *line, ulong lda, ulong lines,
+                                    const __global IN_T *x, ulong x_base, long incx,
                                     ulong begin, ulong end)
 {
     CPU_BLOCK_SETUP
@@ -603,19 +648,19 @@ TEMPLATE CPUV cpu_dots_side_by_side(const __global float *line, ulong lda, ulong
         CPUV xv = x_vector(x, x_base, incx, j);
 #pragma unroll
         for (uint q = 0; q < GEMV_CPU_VECTOR; ++q)
-            sums[q] += VLOAD_CPU(0, at[q] + j) * xv;
+            sums[q] += VLOAD_IN(GEMV_CPU_VECTOR, at[q] + j, 0) * xv;
     }
     for (; j < end; ++j) {
         float xj = x_at(x, x_base, incx, j);
 #pragma unroll
         for (uint q = 0; q < GEMV_CPU_VECTOR; ++q)
-            tail[q] += at[q][j] * xj;
+            tail[q] += LOAD_IN(at[q], j) * xj;
     }
     return transposed_sums(sums) + VLOAD_CPU(0, tail);
 }
 
-TEMPLATE CPUV cpu_dots(const __global float *line, ulong lda, ulong lines,
-                       const __global float *x, ulong x_base, long incx, ulong begin, ulong end)
+TEMPLATE CPUV cpu_dots(const __global IN_T *line, ulong lda, ulong lines,
+                       const __global IN_T *x, ulong x_base, long incx, ulong begin, ulong end)
 {
     if (end - begin >= GEMV_CPU_LINE_MIN_K)
         return cpu_dots_line_by_line(line, lda, lines, x, x_base, incx, begin, end);
@@ -624,12 +669,12 @@ TEMPLATE CPUV cpu_dots(const __global float *line, ulong lda, ulong lines,
 
 // Output i's dot: into y when the dots are whole, else into slice
 // get_global_id(1)'s partial results.
-static inline void cpu_store_output(__global float *y, ulong y_base, long incy, ulong i, float alpha,
-                             float dot, float beta, uint slices, __global float *partials,
-                             ulong outputs)
+static inline void cpu_store_output(__global void *y, uint y_type, ulong y_base, long incy, ulong i,
+                                    float alpha, float dot, float beta, uint slices,
+                                    __global float *partials, ulong outputs)
 {
     if (slices == 1)
-        store_output(y, y_base, incy, i, alpha, dot, beta, load_old(y, y_base, incy, i, beta));
+        store_output(y, y_type, y_base, incy, i, alpha, dot, beta, load_old(y, y_type, y_base, incy, i, beta));
     else
         partials[get_global_id(1) * outputs + i] = dot;
 }
@@ -637,12 +682,12 @@ static inline void cpu_store_output(__global float *y, ulong y_base, long incy, 
 // The dots of lines [row, row + count) (count <= W, whole vectors of
 // unit-stride outputs at once) into y, or into the partial results of slice
 // s when the dots are split.
-TEMPLATE void cpu_store_dots(CPUV dots, ulong row, ulong count, __global float *y, ulong y_base,
-                             long incy, float alpha, float beta, uint slices,
+TEMPLATE void cpu_store_dots(CPUV dots, ulong row, ulong count, __global void *y, uint y_type,
+                             ulong y_base, long incy, float alpha, float beta, uint slices,
                              __global float *partials, ulong outputs)
 {
-    if (slices == 1 && incy == 1 && count == GEMV_CPU_VECTOR) {
-        __global float *out = y + y_base + row;
+    if (slices == 1 && incy == 1 && count == GEMV_CPU_VECTOR && y_type == DTYPE_F32) {
+        __global float *out = (__global float *)y + y_base + row;
         CPUV value = alpha * dots;
         if (beta != 0.0f)
             value += beta * VLOAD_CPU(0, out);
@@ -652,7 +697,8 @@ TEMPLATE void cpu_store_dots(CPUV dots, ulong row, ulong count, __global float *
     float dot[GEMV_CPU_VECTOR];
     VSTORE_CPU(dots, 0, dot);
     for (uint q = 0; q < count; ++q)
-        cpu_store_output(y, y_base, incy, row + q, alpha, dot[q], beta, slices, partials, outputs);
+        cpu_store_output(y, y_type, y_base, incy, row + q, alpha, dot[q], beta, slices, partials,
+                         outputs);
 }
 
 // Work-item (i, s): lines [i * per_item, (i + 1) * per_item) over slice s:
@@ -673,21 +719,24 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemv_cpu_rows(SPLIT
         for (; row + GEMV_CPU_VECTOR <= last; row += GEMV_CPU_VECTOR)
             cpu_store_dots(cpu_dots_side_by_side(a + a_offset + row * lda, lda, GEMV_CPU_VECTOR,
                                                  x, x_base, 1, begin, end),
-                           row, GEMV_CPU_VECTOR, y, y_base, 1, alpha, beta, 1, partials, outputs);
+                           row, GEMV_CPU_VECTOR, y, y_type, y_base, 1, alpha, beta, 1, partials,
+                           outputs);
     for (; row + GEMV_CPU_VECTOR <= last; row += GEMV_CPU_VECTOR)
         cpu_store_dots(cpu_dots(a + a_offset + row * lda, lda, GEMV_CPU_VECTOR, x, x_base, incx,
                                 begin, end),
-                       row, GEMV_CPU_VECTOR, y, y_base, incy, alpha, beta, slices, partials, outputs);
+                       row, GEMV_CPU_VECTOR, y, y_type, y_base, incy, alpha, beta, slices, partials,
+                       outputs);
     if (row < last)
         cpu_store_dots(cpu_dots(a + a_offset + row * lda, lda, last - row, x, x_base, incx, begin,
                                 end),
-                       row, last - row, y, y_base, incy, alpha, beta, slices, partials, outputs);
+                       row, last - row, y, y_type, y_base, incy, alpha, beta, slices, partials,
+                       outputs);
 #if GEMV_ONE_PASS
     if (slices == 1 || !last_item_of_block(scratch + tickets_at + get_global_id(0), slices))
         return;
     for (ulong row = first; row < last; ++row)
-        store_output(y, y_base, incy, row, alpha, sum_partials(partials, outputs, slices, row), beta,
-                     load_old(y, y_base, incy, row, beta));
+        store_output(y, y_type, y_base, incy, row, alpha, sum_partials(partials, outputs, slices, row), beta,
+                     load_old(y, y_type, y_base, incy, row, beta));
 #endif
 }
 
@@ -711,7 +760,7 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemv_cpu_cols(SPLIT
     float sums[GEMV_CPU_COLS];
     for (uint i = 0; i < width; ++i)
         sums[i] = 0.0f;
-    const __global float *line = a + a_offset + begin * lda + first;
+    const __global IN_T *line = a + a_offset + begin * lda + first;
     ulong l = begin;
     for (; l + CPU_COL_LINES <= end; l += CPU_COL_LINES, line += CPU_COL_LINES * lda) {
         float xl[CPU_COL_LINES];
@@ -722,30 +771,31 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemv_cpu_cols(SPLIT
             CPUV sum = VLOAD_CPU(q, sums);
 #pragma unroll
             for (uint r = 0; r < CPU_COL_LINES; ++r)
-                sum += VLOAD_CPU(q, line + r * lda) * xl[r];
+                sum += VLOAD_IN(GEMV_CPU_VECTOR, line + r * lda, q) * xl[r];
             VSTORE_CPU(sum, q, sums);
         }
         for (ulong i = vectors * GEMV_CPU_VECTOR; i < width; ++i) {
 #pragma unroll
             for (uint r = 0; r < CPU_COL_LINES; ++r)
-                sums[i] += line[r * lda + i] * xl[r];
+                sums[i] += LOAD_IN(line, r * lda + i) * xl[r];
         }
     }
     for (; l < end; ++l, line += lda) {
         float xl = x_at(x, x_base, incx, l);
         for (ulong q = 0; q < vectors; ++q)
-            VSTORE_CPU(VLOAD_CPU(q, sums) + VLOAD_CPU(q, line) * xl, q, sums);
+            VSTORE_CPU(VLOAD_CPU(q, sums) + VLOAD_IN(GEMV_CPU_VECTOR, line, q) * xl, q, sums);
         for (ulong i = vectors * GEMV_CPU_VECTOR; i < width; ++i)
-            sums[i] += line[i] * xl;
+            sums[i] += LOAD_IN(line, i) * xl;
     }
     for (uint i = 0; i < width; ++i)
-        cpu_store_output(y, y_base, incy, first + i, alpha, sums[i], beta, slices, partials, outputs);
+        cpu_store_output(y, y_type, y_base, incy, first + i, alpha, sums[i], beta, slices, partials,
+                         outputs);
 #if GEMV_ONE_PASS
     if (slices == 1 || !last_item_of_block(scratch + tickets_at + get_global_id(0), slices))
         return;
     for (ulong c = first; c < last; ++c)
-        store_output(y, y_base, incy, c, alpha, sum_partials(partials, outputs, slices, c), beta,
-                     load_old(y, y_base, incy, c, beta));
+        store_output(y, y_type, y_base, incy, c, alpha, sum_partials(partials, outputs, slices, c), beta,
+                     load_old(y, y_type, y_base, incy, c, beta));
 #endif
 }
 

@@ -287,8 +287,8 @@ typedef enum tailor_reduce_op {
 typedef enum tailor_dtype {
     TAILOR_F32 = 0,
     TAILOR_F64 = 1,
-    TAILOR_F16 = 2,  // IEEE binary16, stored in 2 bytes (tailor_gemm)
-    TAILOR_BF16 = 3, // bfloat16: the high 16 bits of a float (tailor_gemm)
+    TAILOR_F16 = 2,  // IEEE binary16, stored in 2 bytes (tailor_gemm, tailor_gemv)
+    TAILOR_BF16 = 3, // bfloat16: the high 16 bits of a float (tailor_gemm, tailor_gemv)
     // f32 storage multiplied as three TF32 products on tensor cores where the
     // device has them (tailor_gemm's ab_type only; its own error bound).
     TAILOR_3XTF32 = 4,
@@ -331,6 +331,24 @@ TAILOR_API tailor_status tailor_sgemv(tailor_context *ctx, cl_command_queue queu
                                       cl_mem y, size_t y_offset, long long incy,
                                       cl_uint num_events_in_wait_list,
                                       const cl_event *event_wait_list, cl_event *event);
+
+// tailor_sgemv with A and x of ab_type and y of y_type, each TAILOR_F32,
+// TAILOR_F16 or TAILOR_BF16 (16-bit values are converted as storage: no
+// device fp16 support is needed); offsets and leading dimensions count
+// elements of their own type. The dots are taken in float: each output is
+// within tailor_sgemv's bound of the exact result for the stored inputs (and
+// y, if read), plus the rounding to y_type (2^-11 of the result's magnitude
+// for f16, 2^-8 for bf16); f16 results beyond 65504 become infinities.
+// Other types: TAILOR_ERROR_UNSUPPORTED (f64, TAILOR_3XTF32), or
+// TAILOR_ERROR_UNKNOWN_DTYPE. tailor_sgemv is this with f32 throughout.
+// Thread-safety: safe; concurrent calls may share the handle.
+TAILOR_API tailor_status tailor_gemv(tailor_context *ctx, cl_command_queue queue,
+                                     tailor_layout layout, tailor_trans trans, size_t m, size_t n,
+                                     float alpha, tailor_dtype ab_type, cl_mem a, size_t a_offset,
+                                     size_t lda, cl_mem x, size_t x_offset, long long incx,
+                                     float beta, tailor_dtype y_type, cl_mem y, size_t y_offset,
+                                     long long incy, cl_uint num_events_in_wait_list,
+                                     const cl_event *event_wait_list, cl_event *event);
 
 // B = A^T, out of place. A is rows x cols in row-major storage with leading
 // dimension lda (>= cols), B is cols x rows with ldb (>= rows); both leading
@@ -482,7 +500,7 @@ TAILOR_API tailor_status tailor_context_parameter(tailor_context *ctx, const cha
 // The operations, for tailor_explain.
 typedef enum tailor_operation {
     TAILOR_OP_REDUCE = 0,
-    TAILOR_OP_SGEMV = 1,
+    TAILOR_OP_SGEMV = 1, // tailor_sgemv and tailor_gemv
     TAILOR_OP_TRANSPOSE = 2, // also somatcopy / domatcopy (scaled = 1)
     TAILOR_OP_SGEMM = 3,
     TAILOR_OP_GEMM = 4, // tailor_gemm and tailor_gemm_strided_batched
@@ -498,14 +516,14 @@ typedef struct tailor_call {
     tailor_trans trans_a, trans_b; // sgemv: trans_a is its trans
     size_t m, n, k;               // reduce: n; sgemv: m x n; transpose: m rows, n columns of A
     tailor_reduce_op reduce_op;
-    tailor_dtype dtype;           // reduce; transpose with scaled = 1 (f32 or f64); gemm: ab_type
+    tailor_dtype dtype;           // reduce; transpose with scaled = 1 (f32 or f64); gemm, gemv: ab_type
     size_t element_bytes;         // transpose (0: 4)
     int scaled;                   // transpose: somatcopy / domatcopy with alpha != 1
     size_t a_offset, b_offset, c_offset; // reduce: a is x; sgemv: a, b is x, c is y
     size_t lda, ldb, ldc;
     long long incx, incy;
     float alpha, beta;
-    tailor_dtype c_type;          // gemm
+    tailor_dtype c_type;          // gemm; gemv: y_type
     size_t batch;                 // gemm: batch_count (0: 1)
     size_t stride_a, stride_b, stride_c; // gemm (0 with batch 1)
     uint8_t reserved[64];

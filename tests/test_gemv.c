@@ -1,15 +1,19 @@
-// tailor_sgemv against a double-precision C reference on every device, under
+// tailor_sgemv and tailor_gemv against a double-precision C reference on
+// every device, under
 // every profile it can run and tunings that force each kernel variant (the
 // lockstep-free versions on POCL), over both layouts and transposes, alpha and
 // beta in {0, 1, other}, increments {1, 2, -1, -3}, offsets, padded leading
 // dimensions, and shapes from (1, 1) across every threshold; guard elements
-// around y and between its strided elements must come back untouched.
+// around y and between its strided elements must come back untouched. Each
+// run repeats the shapes with A and x in f32, f16 and bf16 and y in each of
+// them (tailor_gemv), on values stored exactly in those types.
 //
 // Tolerance: each output within (k + 4) * 2^-24 * (|alpha| * sum_j |a_ij x_j|
 // + |beta y_i|) of the exact value (k the dot length: the float rounding of a
 // dot of k terms, however the kernels order it, plus alpha and beta); on
 // small-integer data with alpha and beta in {0, 1, 2, -0.5} every kernel must
-// be exact, so a lost or doubled element always shows.
+// be exact, so a lost or doubled element always shows. A 16-bit y adds its
+// rounding (2^-11 of the result for f16, 2^-8 for bf16).
 //
 // usage: test_gemv [--small] [--profile NAME]
 //   --small   small shapes and fewer tunings (for oclgrind)
@@ -20,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gemm_host.h"
 #include "support.h"
 
 #define GUARD 3
@@ -46,6 +51,7 @@ struct gemv_case {
     int integers;  // small-integer data: exact results expected
     int nan_y;     // y holds NaN (with beta == 0 it must not propagate)
     int nan_ax;    // A and x hold NaN (with alpha == 0 they must not be read)
+    tailor_dtype in_type, y_type; // A and x; y (f32 and f32: tailor_sgemv)
 };
 
 static size_t magnitude(long long inc)
@@ -74,6 +80,32 @@ static float value(unsigned long long *seed, int integers)
     return integers ? (float)((int)(test_random(seed) % 9) - 4) : (float)(2.0 * test_uniform(seed) - 1.0);
 }
 
+// v as `type` stores it.
+static float stored(tailor_dtype type, float v)
+{
+    uint16_t element[2];
+    gemm_put(element, type, 0, v);
+    return gemm_get(element, type, 0);
+}
+
+// A buffer of `count` elements of `type` holding data (values of that type).
+static cl_mem typed_buffer(const struct run *run, cl_mem_flags flags, tailor_dtype type, const float *data,
+                           size_t count)
+{
+    size_t bytes = gemm_type_bytes(type);
+    void *raw = malloc(count * bytes);
+    for (size_t i = 0; i < count; ++i)
+        gemm_put(raw, type, i, data[i]);
+    cl_mem buffer = test_buffer(run->device, flags, count * bytes, raw);
+    free(raw);
+    return buffer;
+}
+
+static const char *type_name(tailor_dtype type)
+{
+    return gemm_type_name(type);
+}
+
 static void note_variant(struct run *run)
 {
     const char *variant = tailor_last_variant();
@@ -95,7 +127,9 @@ static int saw(const struct run *run, const char *part)
 static void describe(const struct gemv_case *c, char *buffer, size_t size)
 {
     snprintf(buffer, size,
-             "%s %s m=%zu n=%zu lda=%zu alpha=%g beta=%g offsets a=%zu x=%zu y=%zu incx=%lld incy=%lld%s%s",
+             "%s/%s %s %s m=%zu n=%zu lda=%zu alpha=%g beta=%g offsets a=%zu x=%zu y=%zu incx=%lld "
+             "incy=%lld%s%s",
+             type_name(c->in_type), type_name(c->y_type),
              c->layout == TAILOR_ROW_MAJOR ? "row-major" : "column-major",
              c->trans == TAILOR_NO_TRANS ? "no-trans" : "trans", c->m, c->n, c->lda, c->alpha, c->beta,
              c->a_offset, c->x_offset, c->y_offset, c->incx, c->incy, c->integers ? " integers" : "",
@@ -113,32 +147,40 @@ static void check_case(struct run *run, const struct gemv_case *c, unsigned long
     float *y = malloc(y_count * sizeof *y), *got = malloc(y_count * sizeof *got);
     char what[320];
     describe(c, what, sizeof what);
+    const tailor_dtype in = c->in_type, out = c->y_type;
+    const float sentinel = stored(out, SENTINEL);
     for (size_t i = 0; i < a_count; ++i)
-        a[i] = POISON;
+        a[i] = stored(in, POISON);
     for (size_t i = 0; i < x_count; ++i)
-        x[i] = POISON;
+        x[i] = stored(in, POISON);
     for (size_t i = 0; i < y_count; ++i)
-        y[i] = SENTINEL;
+        y[i] = sentinel;
     for (size_t i = 0; i < c->m; ++i)
         for (size_t j = 0; j < c->n; ++j)
-            a[matrix_index(c, i, j)] = c->nan_ax && (i + j) % 3 == 0 ? NAN : value(seed, c->integers);
+            a[matrix_index(c, i, j)] = c->nan_ax && (i + j) % 3 == 0 ? NAN : stored(in, value(seed, c->integers));
     for (size_t p = 0; p < k; ++p)
-        x[vector_index(c->x_offset, k, c->incx, p)] = c->nan_ax && p % 2 ? NAN : value(seed, c->integers);
+        x[vector_index(c->x_offset, k, c->incx, p)] =
+            c->nan_ax && p % 2 ? NAN : stored(in, value(seed, c->integers));
     for (size_t p = 0; p < outputs; ++p)
-        y[vector_index(c->y_offset, outputs, c->incy, p)] = c->nan_y ? NAN : value(seed, c->integers);
+        y[vector_index(c->y_offset, outputs, c->incy, p)] = c->nan_y ? NAN : stored(out, value(seed, c->integers));
 
-    cl_mem a_buffer = test_buffer(run->device, CL_MEM_READ_ONLY, a_count * sizeof *a, a);
-    cl_mem x_buffer = test_buffer(run->device, CL_MEM_READ_ONLY, x_count * sizeof *x, x);
-    cl_mem y_buffer = test_buffer(run->device, CL_MEM_READ_WRITE, y_count * sizeof *y, y);
+    cl_mem a_buffer = typed_buffer(run, CL_MEM_READ_ONLY, in, a, a_count);
+    cl_mem x_buffer = typed_buffer(run, CL_MEM_READ_ONLY, in, x, x_count);
+    cl_mem y_buffer = typed_buffer(run, CL_MEM_READ_WRITE, out, y, y_count);
+    void *raw_y = malloc(y_count * gemm_type_bytes(out));
     if (!a_buffer || !x_buffer || !y_buffer)
         goto done;
     cl_event event = NULL;
     if (getenv("TEST_GEMV_VERBOSE"))
         fprintf(stderr, "%s\n", what);
     tailor_status status =
-        tailor_sgemv(run->handle, run->device->queue, c->layout, c->trans, c->m, c->n, c->alpha, a_buffer,
-                     c->a_offset, c->lda, x_buffer, c->x_offset, c->incx, c->beta, y_buffer, c->y_offset,
-                     c->incy, 0, NULL, &event);
+        in == TAILOR_F32 && out == TAILOR_F32
+            ? tailor_sgemv(run->handle, run->device->queue, c->layout, c->trans, c->m, c->n, c->alpha, a_buffer,
+                           c->a_offset, c->lda, x_buffer, c->x_offset, c->incx, c->beta, y_buffer, c->y_offset,
+                           c->incy, 0, NULL, &event)
+            : tailor_gemv(run->handle, run->device->queue, c->layout, c->trans, c->m, c->n, c->alpha, in,
+                          a_buffer, c->a_offset, c->lda, x_buffer, c->x_offset, c->incx, c->beta, out, y_buffer,
+                          c->y_offset, c->incy, 0, NULL, &event);
     ++run->calls;
     CHECK(status == TAILOR_SUCCESS, "%s %s: %s: %s", run->label, what, tailor_status_name(status),
           tailor_last_error());
@@ -150,11 +192,13 @@ static void check_case(struct run *run, const struct gemv_case *c, unsigned long
         CHECK(clWaitForEvents(1, &event) == CL_SUCCESS, "waiting for the event failed");
         clReleaseEvent(event);
     }
-    if (test_read(run->device, y_buffer, 0, y_count * sizeof *got, got) != 0)
+    if (test_read(run->device, y_buffer, 0, y_count * gemm_type_bytes(out), raw_y) != 0)
         goto done;
+    for (size_t i = 0; i < y_count; ++i)
+        got[i] = gemm_get(raw_y, out, i);
     int failures = 0;
     for (size_t i = 0; i < y_count; ++i)
-        if (y[i] == SENTINEL && !(got[i] == SENTINEL) && failures++ < 3)
+        if (y[i] == sentinel && !(got[i] == sentinel) && failures++ < 3)
             CHECK(0, "%s %s [%s]: element %zu outside y was written (%g)", run->label, what,
                   tailor_last_variant(), i, got[i]);
     for (size_t p = 0; p < outputs && failures < 3; ++p) {
@@ -174,6 +218,10 @@ static void check_case(struct run *run, const struct gemv_case *c, unsigned long
         }
         double result = got[vector_index(c->y_offset, outputs, c->incy, p)];
         double bound = c->integers ? 0 : ((double)k + 4) * 0x1p-24 * bound_size;
+        // The rounding to y's type, and half its smallest subnormal.
+        bound += gemm_c_rounding(out) * fabs(expected) + (out == TAILOR_F16 ? 0x1p-25 : 0);
+        if (out == TAILOR_F16 && fabs(expected) > 65520 && isinf(result) && (result > 0) == (expected > 0))
+            continue;
         if (!(fabs(result - expected) <= bound) && failures++ < 3)
             CHECK(0, "%s %s [%s]: y[%zu] = %.9g, expected %.9g (bound %.3g)", run->label, what,
                   tailor_last_variant(), p, result, expected, bound);
@@ -189,16 +237,22 @@ done:
     free(x);
     free(y);
     free(got);
+    free(raw_y);
 }
 
 static const float alphas[] = {1.0f, -0.5f, 0.7f, 0.0f, 2.0f};
 static const float betas[] = {0.0f, 1.0f, 2.0f, -0.3f};
 static const long long increments[] = {1, 2, -1, -3};
 
+// The types of A and x, and of y, that tailor_gemv takes.
+static const tailor_dtype gemv_types[] = {TAILOR_F32, TAILOR_F16, TAILOR_BF16};
+
 // Every shape under both layouts and transposes, the other parameters
 // rotating through their values so that every combination of layout,
-// transpose, alpha, beta and increments meets over the list.
-static void check_shapes(struct run *run, const size_t (*shapes)[2], size_t count, unsigned long long *seed)
+// transpose, alpha, beta and increments meets over the list; `typed`: the
+// pair of types rotating through all nine as well (else f32 throughout).
+static void check_shapes(struct run *run, const size_t (*shapes)[2], size_t count, int typed,
+                         unsigned long long *seed)
 {
     size_t turn = 0;
     for (size_t s = 0; s < count; ++s)
@@ -224,6 +278,10 @@ static void check_shapes(struct run *run, const size_t (*shapes)[2], size_t coun
                     c.alpha = -0.5f;
                 if (c.integers && c.beta == -0.3f)
                     c.beta = 2.0f;
+                if (typed) {
+                    c.in_type = gemv_types[turn % 3];
+                    c.y_type = gemv_types[turn / 3 % 3];
+                }
                 check_case(run, &c, seed);
             }
 }
@@ -428,9 +486,11 @@ static void run_tuning(const struct test_device *device, const struct tuning *t,
         return;
     fprintf(stderr, "  %s\n", run.label);
     if (small) {
-        check_shapes(&run, small_shapes, sizeof small_shapes / sizeof small_shapes[0], seed);
+        for (int typed = 0; typed < 2; ++typed)
+            check_shapes(&run, small_shapes, sizeof small_shapes / sizeof small_shapes[0], typed, seed);
     } else {
-        check_shapes(&run, shapes, sizeof shapes / sizeof shapes[0], seed);
+        for (int typed = 0; typed < 2; ++typed)
+            check_shapes(&run, shapes, sizeof shapes / sizeof shapes[0], typed, seed);
         if (t->full) {
             check_parameters(&run, 23, 29, seed);
             check_parameters(&run, 5, 200, seed);
@@ -579,6 +639,24 @@ static void check_bad_inputs(const struct test_device *device)
     EXPECT(GEMV(h, q, R, N, 4, 6, big, 0, 6, big, 30, 1, 1.0f, big, 23, 1), TAILOR_ERROR_BUFFERS_OVERLAP);
     EXPECT(GEMV(h, q, R, N, 4, 6, big, 0, 6, big, 30, 1, 1.0f, big, 33, 1), TAILOR_ERROR_BUFFERS_OVERLAP);
     EXPECT(GEMV(h, q, R, N, 4, 6, big, 0, 6, big, 30, 1, 1.0f, big, 40, -3), TAILOR_SUCCESS);
+    // Types: f32, f16 and bf16 only; element sizes follow them.
+#define TYPED(ab_type, ao, lda, incx, y_type, incy)                                                     \
+    tailor_gemv(h, q, R, N, 4, 6, 1.0f, ab_type, a, ao, lda, x, 0, incx, 1.0f, y_type, y, 0, incy, 0, NULL, NULL)
+    EXPECT(TYPED(TAILOR_F16, 0, 6, 1, TAILOR_BF16, 1), TAILOR_SUCCESS);
+    EXPECT(TYPED(TAILOR_F64, 0, 6, 1, TAILOR_F32, 1), TAILOR_ERROR_UNSUPPORTED);
+    EXPECT(TYPED(TAILOR_3XTF32, 0, 6, 1, TAILOR_F32, 1), TAILOR_ERROR_UNSUPPORTED);
+    EXPECT(TYPED(TAILOR_F32, 0, 6, 1, TAILOR_3XTF32, 1), TAILOR_ERROR_UNSUPPORTED);
+    EXPECT(TYPED(TAILOR_F32, 0, 6, 1, TAILOR_F64, 1), TAILOR_ERROR_UNSUPPORTED);
+    EXPECT(TYPED((tailor_dtype)5, 0, 6, 1, TAILOR_F32, 1), TAILOR_ERROR_UNKNOWN_DTYPE);
+    EXPECT(TYPED(TAILOR_F32, 0, 6, 1, (tailor_dtype)-1, 1), TAILOR_ERROR_UNKNOWN_DTYPE);
+    // 24 floats hold 48 halves (A: 3 * 14 + 6), x's 6 floats 12 (1 + 5 * 2),
+    // y's 4 floats 8 (1 + 3 * 2); one more is too many.
+    EXPECT(TYPED(TAILOR_BF16, 0, 14, 2, TAILOR_F16, 2), TAILOR_SUCCESS);
+    EXPECT(TYPED(TAILOR_BF16, 1, 14, 2, TAILOR_F16, 2), TAILOR_ERROR_BUFFER_TOO_SMALL);
+    EXPECT(TYPED(TAILOR_F16, 0, 6, 3, TAILOR_F16, 2), TAILOR_ERROR_BUFFER_TOO_SMALL);
+    EXPECT(TYPED(TAILOR_F16, 0, 6, 2, TAILOR_F32, 2), TAILOR_ERROR_BUFFER_TOO_SMALL);
+    EXPECT(TYPED(TAILOR_F16, 0, 6, 2, TAILOR_BF16, 3), TAILOR_ERROR_BUFFER_TOO_SMALL);
+#undef TYPED
     // Wait lists whose pointer and length disagree.
     cl_event none = NULL;
     EXPECT(tailor_sgemv(h, q, R, N, 4, 6, 1.0f, a, 0, 6, x, 0, 1, 1.0f, y, 0, 1, 1, NULL, NULL),

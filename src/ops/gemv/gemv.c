@@ -1,6 +1,8 @@
-// tailor_sgemv: argument checks, then the four layout/transpose cases turned
-// into dots along contiguous lines (rows) or across them (columns), and the
-// kernel chosen from the shape and the profile (cl/gemv.cl).
+// tailor_gemv and tailor_sgemv: argument checks, then the four
+// layout/transpose cases turned into dots along contiguous lines (rows) or
+// across them (columns), and the kernel chosen from the shape and the profile
+// (cl/gemv.cl). A and x are f32, f16 or bf16 (one program each), y any of
+// them (a kernel argument).
 #include "gemv.h"
 
 #include <stdio.h>
@@ -26,6 +28,8 @@ struct gemv_call {
     tailor_context *ctx;
     cl_command_queue queue;
     int rows; // dots along the lines (else across them)
+    tailor_dtype in_type, y_type; // A and x; y
+    size_t in_bytes, y_bytes;
     cl_ulong outputs, k;
     cl_float alpha, beta;
     cl_mem a, x, y;
@@ -78,6 +82,14 @@ static int row_lanes(const struct profile *profile)
 {
     int lanes = profile->tune[TUNE_GEMV_ROW_LANES];
     return lanes ? lanes : profile->lockstep ? profile->lockstep : 32;
+}
+
+// Elements per vector load of the row kernels: GEMV_VECTOR floats, or twice
+// as many 16-bit elements up to OpenCL's widest vector (cl/gemv.cl's VEC).
+static cl_ulong row_vector(int floats, size_t element_bytes)
+{
+    cl_ulong elements = (cl_ulong)floats * 4 / element_bytes;
+    return elements < 16 ? elements : 16;
 }
 
 static size_t target_groups(const struct profile *profile, const tailor_device_info *facts)
@@ -248,7 +260,7 @@ static void plan_rows(const struct gemv_call *c, struct gemv_plan *p)
 {
     const int *t = c->ctx->profile.tune;
     cl_ulong group = (cl_ulong)t[TUNE_GEMV_ROW_WG], batch = (cl_ulong)t[TUNE_GEMV_ROW_BATCH];
-    cl_ulong width = (cl_ulong)t[TUNE_GEMV_VECTOR], lanes;
+    cl_ulong width = row_vector(t[TUNE_GEMV_VECTOR], c->in_bytes), lanes;
     int aligned = c->a_offset % width == 0 && (c->lda % width == 0 || c->outputs == 1);
     int wants_vector = c->k >= (cl_ulong)t[TUNE_GEMV_VECTOR_MIN_K];
     kernel_pairs *family;
@@ -327,14 +339,21 @@ static void plan_cpu(const struct gemv_call *c, struct gemv_plan *p)
     name_variant(p, pair, 0, 0);
 }
 
-static enum program_id program_of(const tailor_context *ctx)
+// The program of A's and x's type, [16-bit: f16, bf16][CPU kernels].
+static enum program_id program_of(const struct gemv_call *c)
 {
-    return tune(ctx, TUNE_GEMV_CPU_KERNELS) ? PROGRAM_GEMV_CPU_F32 : PROGRAM_GEMV_F32;
+    static const enum program_id programs[3][2] = {
+        {PROGRAM_GEMV_F32, PROGRAM_GEMV_CPU_F32},
+        {PROGRAM_GEMV_F16, PROGRAM_GEMV_CPU_F16},
+        {PROGRAM_GEMV_BF16, PROGRAM_GEMV_CPU_BF16},
+    };
+    int type = c->in_type == TAILOR_F16 ? 1 : c->in_type == TAILOR_BF16 ? 2 : 0;
+    return programs[type][tune(c->ctx, TUNE_GEMV_CPU_KERNELS) != 0];
 }
 
 static void plan_call(const struct gemv_call *c, struct gemv_plan *p)
 {
-    p->op.program = program_of(c->ctx);
+    p->op.program = program_of(c);
     if (tune(c->ctx, TUNE_GEMV_CPU_KERNELS))
         plan_cpu(c, p);
     else if (c->rows)
@@ -351,6 +370,7 @@ static tailor_status finish(const struct gemv_call *c, const struct gemv_plan *p
     size_t global = (size_t)round_up(c->outputs, group);
     struct kernel_args args = {0};
     args_mem(&args, c->y);
+    args_u32(&args, (cl_uint)c->y_type);
     args_u64(&args, c->y_base);
     args_i64(&args, c->incy);
     args_u64(&args, c->outputs);
@@ -384,6 +404,7 @@ static cl_ulong16 pack_call(const struct gemv_call *c, const struct gemv_plan *p
     packed.s[GEMV_CALL_ALPHA_BETA] = alpha_bits | (cl_ulong)beta_bits << 32;
     packed.s[GEMV_CALL_TICKETS_AT] = c->scratch.tickets_at;
     packed.s[GEMV_CALL_PARTIALS_AT] = c->scratch.partials_at;
+    packed.s[GEMV_CALL_Y_TYPE] = (cl_ulong)c->y_type;
     return packed;
 }
 
@@ -431,11 +452,12 @@ static tailor_status scale(const struct gemv_call *c)
     size_t global = (size_t)round_up(c->outputs, group);
     struct kernel_args args = {0};
     args_mem(&args, c->y);
+    args_u32(&args, (cl_uint)c->y_type);
     args_u64(&args, c->y_base);
     args_i64(&args, c->incy);
     args_u64(&args, c->outputs);
     args_f32(&args, c->beta);
-    return kernel_launch(c->ctx, program_of(c->ctx), KERNEL_GEMV_SCALE, &args, c->queue, 1, &global,
+    return kernel_launch(c->ctx, program_of(c), KERNEL_GEMV_SCALE, &args, c->queue, 1, &global,
                          &group, c->wait_count, c->wait_list, c->event);
 }
 
@@ -460,42 +482,57 @@ static tailor_status check_operands(tailor_context *ctx, const struct gemv_call 
                                     size_t y_offset)
 {
     enum buffer_access y_access = c->beta != 0.0f ? BUFFER_READ | BUFFER_WRITE : BUFFER_WRITE;
+    size_t in = c->in_bytes, out = c->y_bytes;
     tailor_status status =
-        check_vector(ctx, c->y, "y", y_offset, (size_t)c->outputs, c->incy, sizeof(cl_float), y_access);
+        check_vector(ctx, c->y, "y", y_offset, (size_t)c->outputs, c->incy, out, y_access);
     if (status == TAILOR_SUCCESS)
-        status = check_matrix(ctx, c->a, "A", a_offset, lines, length, (size_t)c->lda,
-                              sizeof(cl_float), BUFFER_READ);
-    if (status == TAILOR_SUCCESS)
-        status = check_vector(ctx, c->x, "x", x_offset, (size_t)c->k, c->incx, sizeof(cl_float),
+        status = check_matrix(ctx, c->a, "A", a_offset, lines, length, (size_t)c->lda, in,
                               BUFFER_READ);
+    if (status == TAILOR_SUCCESS)
+        status = check_vector(ctx, c->x, "x", x_offset, (size_t)c->k, c->incx, in, BUFFER_READ);
     if (status != TAILOR_SUCCESS)
         return status;
-    size_t y_bytes = vector_extent((size_t)c->outputs, c->incy) * sizeof(cl_float);
-    REQUIRE(c->y != c->a || !ranges_overlap(y_offset * sizeof(cl_float), y_bytes,
-                                            a_offset * sizeof(cl_float),
-                                            matrix_extent(lines, length, (size_t)c->lda) * sizeof(cl_float)),
+    size_t y_bytes = vector_extent((size_t)c->outputs, c->incy) * out;
+    REQUIRE(c->y != c->a || !ranges_overlap(y_offset * out, y_bytes, a_offset * in,
+                                            matrix_extent(lines, length, (size_t)c->lda) * in),
             TAILOR_ERROR_BUFFERS_OVERLAP, "y overlaps A in the same buffer");
-    REQUIRE(c->y != c->x || !ranges_overlap(y_offset * sizeof(cl_float), y_bytes,
-                                            x_offset * sizeof(cl_float),
-                                            vector_extent((size_t)c->k, c->incx) * sizeof(cl_float)),
+    REQUIRE(c->y != c->x || !ranges_overlap(y_offset * out, y_bytes, x_offset * in,
+                                            vector_extent((size_t)c->k, c->incx) * in),
             TAILOR_ERROR_BUFFERS_OVERLAP, "y overlaps x in the same buffer");
     return TAILOR_SUCCESS;
 }
 
-// The checks of tailor_sgemv that need no buffer, in its order around the
+static size_t dtype_bytes(tailor_dtype type)
+{
+    return type == TAILOR_F32 ? sizeof(cl_float) : sizeof(cl_ushort);
+}
+
+static tailor_status check_dtype(tailor_dtype type, const char *what)
+{
+    REQUIRE((unsigned)type <= TAILOR_3XTF32, TAILOR_ERROR_UNKNOWN_DTYPE,
+            "%s: %d is not a tailor_dtype", what, (int)type);
+    REQUIRE(type == TAILOR_F32 || type == TAILOR_F16 || type == TAILOR_BF16,
+            TAILOR_ERROR_UNSUPPORTED, "%s: GEMV takes f32, f16 or bf16, not %s", what,
+            type == TAILOR_F64 ? "f64" : "TAILOR_3XTF32 (tailor_gemm's only)");
+    return TAILOR_SUCCESS;
+}
+
+// The checks of tailor_gemv that need no buffer, in its order around the
 // queue's, and the call in the kernels' terms (no buffers yet).
-static tailor_status check_enums(tailor_layout layout, tailor_trans trans)
+static tailor_status check_enums(tailor_layout layout, tailor_trans trans, tailor_dtype in_type,
+                                 tailor_dtype y_type)
 {
     REQUIRE(layout == TAILOR_ROW_MAJOR || layout == TAILOR_COLUMN_MAJOR, TAILOR_ERROR_UNKNOWN_LAYOUT,
             "%d is not a tailor_layout", (int)layout);
     REQUIRE(trans == TAILOR_NO_TRANS || trans == TAILOR_TRANS, TAILOR_ERROR_UNKNOWN_TRANSPOSE,
             "%d is not a tailor_trans", (int)trans);
-    return TAILOR_SUCCESS;
+    tailor_status status = check_dtype(in_type, "ab_type");
+    return status == TAILOR_SUCCESS ? check_dtype(y_type, "y_type") : status;
 }
 
 static tailor_status shape_call(tailor_context *ctx, tailor_layout layout, tailor_trans trans,
-                                size_t m, size_t n, size_t lda, long long incx, long long incy,
-                                struct gemv_call *call)
+                                size_t m, size_t n, tailor_dtype in_type, tailor_dtype y_type,
+                                size_t lda, long long incx, long long incy, struct gemv_call *call)
 {
     // Lines are rows in row-major storage and columns in column-major.
     size_t length = layout == TAILOR_ROW_MAJOR ? n : m;
@@ -504,6 +541,10 @@ static tailor_status shape_call(tailor_context *ctx, tailor_layout layout, tailo
     REQUIRE(incx != 0, TAILOR_ERROR_INVALID_INCREMENT, "incx is 0");
     REQUIRE(incy != 0, TAILOR_ERROR_INVALID_INCREMENT, "incy is 0");
     call->ctx = ctx;
+    call->in_type = in_type;
+    call->y_type = y_type;
+    call->in_bytes = dtype_bytes(in_type);
+    call->y_bytes = dtype_bytes(y_type);
     call->rows = (layout == TAILOR_ROW_MAJOR) == (trans == TAILOR_NO_TRANS);
     call->outputs = trans == TAILOR_NO_TRANS ? m : n;
     call->k = trans == TAILOR_NO_TRANS ? n : m;
@@ -533,10 +574,11 @@ static tailor_status explain(tailor_context *ctx, const tailor_call *call, struc
     struct gemv_call c = {0};
     size_t length = call->layout == TAILOR_ROW_MAJOR ? call->n : call->m;
     size_t lda = call->lda ? call->lda : length > 0 ? length : 1;
-    tailor_status status = check_enums(call->layout, call->trans_a);
+    tailor_status status = check_enums(call->layout, call->trans_a, call->dtype, call->c_type);
     if (status == TAILOR_SUCCESS)
-        status = shape_call(ctx, call->layout, call->trans_a, call->m, call->n, lda,
-                            call->incx ? call->incx : 1, call->incy ? call->incy : 1, &c);
+        status = shape_call(ctx, call->layout, call->trans_a, call->m, call->n, call->dtype,
+                            call->c_type, lda, call->incx ? call->incx : 1,
+                            call->incy ? call->incy : 1, &c);
     if (status != TAILOR_SUCCESS || c.outputs == 0)
         return status;
     c.alpha = call->alpha;
@@ -545,7 +587,7 @@ static tailor_status explain(tailor_context *ctx, const tailor_call *call, struc
     place_vectors(&c, call->b_offset, call->c_offset);
     if (scales_only(&c)) {
         if (c.beta != 1.0f) {
-            *plan = (struct op_plan){program_of(ctx), KERNEL_GEMV_SCALE, 1, "scale"};
+            *plan = (struct op_plan){program_of(&c), KERNEL_GEMV_SCALE, 1, "scale"};
         }
         return TAILOR_SUCCESS;
     }
@@ -566,21 +608,21 @@ const struct operation gemv_operation = {
     check, scratch_bytes, explain, NULL, &gemv_tune_tasks, shrink_steps,
     sizeof shrink_steps / sizeof shrink_steps[0], NULL};
 
-tailor_status tailor_sgemv(tailor_context *ctx, cl_command_queue queue, tailor_layout layout,
-                           tailor_trans trans, size_t m, size_t n, float alpha, cl_mem a,
-                           size_t a_offset, size_t lda, cl_mem x, size_t x_offset, long long incx,
-                           float beta, cl_mem y, size_t y_offset, long long incy,
-                           cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                           cl_event *event)
+tailor_status tailor_gemv(tailor_context *ctx, cl_command_queue queue, tailor_layout layout,
+                          tailor_trans trans, size_t m, size_t n, float alpha, tailor_dtype ab_type,
+                          cl_mem a, size_t a_offset, size_t lda, cl_mem x, size_t x_offset,
+                          long long incx, float beta, tailor_dtype y_type, cl_mem y,
+                          size_t y_offset, long long incy, cl_uint num_events_in_wait_list,
+                          const cl_event *event_wait_list, cl_event *event)
 {
     operation_begin();
     REQUIRE(ctx, TAILOR_ERROR_NULL_HANDLE, "the tailor handle is NULL");
-    tailor_status status = check_enums(layout, trans);
+    tailor_status status = check_enums(layout, trans, ab_type, y_type);
     if (status == TAILOR_SUCCESS)
         status = check_enqueue(ctx, queue, num_events_in_wait_list, event_wait_list);
     struct gemv_call call = {0};
     if (status == TAILOR_SUCCESS)
-        status = shape_call(ctx, layout, trans, m, n, lda, incx, incy, &call);
+        status = shape_call(ctx, layout, trans, m, n, ab_type, y_type, lda, incx, incy, &call);
     if (status != TAILOR_SUCCESS)
         return status;
     if (call.outputs == 0)
@@ -614,4 +656,16 @@ tailor_status tailor_sgemv(tailor_context *ctx, cl_command_queue queue, tailor_l
     if (status == TAILOR_SUCCESS)
         variant_set(plan.op.variant);
     return status;
+}
+
+tailor_status tailor_sgemv(tailor_context *ctx, cl_command_queue queue, tailor_layout layout,
+                           tailor_trans trans, size_t m, size_t n, float alpha, cl_mem a,
+                           size_t a_offset, size_t lda, cl_mem x, size_t x_offset, long long incx,
+                           float beta, cl_mem y, size_t y_offset, long long incy,
+                           cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                           cl_event *event)
+{
+    return tailor_gemv(ctx, queue, layout, trans, m, n, alpha, TAILOR_F32, a, a_offset, lda, x,
+                       x_offset, incx, beta, TAILOR_F32, y, y_offset, incy, num_events_in_wait_list,
+                       event_wait_list, event);
 }

@@ -8,11 +8,22 @@
 #define TAILOR_GEMV_TABLES_H
 
 #define GEMV_PROGRAMS(X)                                                                            \
-    X(GEMV_F32, "gemv_f32", OP_GEMV, gemv, 0, "-DGEMV_KERNELS=GEMV_KERNELS_GPU")                    \
-    X(GEMV_CPU_F32, "gemv_cpu_f32", OP_GEMV, gemv, 0, "-DGEMV_KERNELS=GEMV_KERNELS_CPU")
+    X(GEMV_F32, "gemv_f32", OP_GEMV, gemv, 0,                                                       \
+      "-DGEMV_KERNELS=GEMV_KERNELS_GPU -DGEMV_IN=DTYPE_F32")                                        \
+    X(GEMV_CPU_F32, "gemv_cpu_f32", OP_GEMV, gemv, 0,                                               \
+      "-DGEMV_KERNELS=GEMV_KERNELS_CPU -DGEMV_IN=DTYPE_F32")                                        \
+    X(GEMV_F16, "gemv_f16", OP_GEMV, gemv, 0,                                                       \
+      "-DGEMV_KERNELS=GEMV_KERNELS_GPU -DGEMV_IN=DTYPE_F16")                                        \
+    X(GEMV_CPU_F16, "gemv_cpu_f16", OP_GEMV, gemv, 0,                                               \
+      "-DGEMV_KERNELS=GEMV_KERNELS_CPU -DGEMV_IN=DTYPE_F16")                                        \
+    X(GEMV_BF16, "gemv_bf16", OP_GEMV, gemv, 0,                                                     \
+      "-DGEMV_KERNELS=GEMV_KERNELS_GPU -DGEMV_IN=DTYPE_BF16")                                       \
+    X(GEMV_CPU_BF16, "gemv_cpu_bf16", OP_GEMV, gemv, 0,                                             \
+      "-DGEMV_KERNELS=GEMV_KERNELS_CPU -DGEMV_IN=DTYPE_BF16")
 
-#define GEMV_GPU_SET PROGRAM_BIT(GEMV_F32)
-#define GEMV_CPU_SET PROGRAM_BIT(GEMV_CPU_F32)
+#define GEMV_GPU_SET (PROGRAM_BIT(GEMV_F32) | PROGRAM_BIT(GEMV_F16) | PROGRAM_BIT(GEMV_BF16))
+#define GEMV_CPU_SET                                                                                \
+    (PROGRAM_BIT(GEMV_CPU_F32) | PROGRAM_BIT(GEMV_CPU_F16) | PROGRAM_BIT(GEMV_CPU_BF16))
 #define GEMV_PROGRAM_SET (GEMV_GPU_SET | GEMV_CPU_SET)
 
 #define GEMV_PARAMETERS(X)                                                                          \
@@ -31,7 +42,7 @@
     X(GEMV_MULTI_ROW_ELEMENTS, OP_GEMV, HOST, 0, 1, 1, 64, POW2,                                    \
       "elements per work-item the multi-row kernels aim at")                                        \
     X(GEMV_VECTOR, OP_GEMV, DEFINE, GEMV_GPU_SET, 4, 2, 16, POW2,                                   \
-      "floats per vector load in the row kernels")                                                  \
+      "floats per vector load in the row kernels (16-bit elements: twice as many, at most 16)")     \
     X(GEMV_VECTOR_MIN_K, OP_GEMV, HOST, 0, 128, 1, 1 << 30, 0,                                      \
       "row kernels use vector loads of A from dots this long (lines aligned)")                     \
     X(GEMV_GROUP_MIN_K, OP_GEMV, HOST, 0, 8192, 1, 1 << 30, 0,                                      \
@@ -43,7 +54,7 @@
     X(GEMV_COL_THREADS, OP_GEMV, HOST, 0, 64, 1, 1024, POW2,                                        \
       "most work-items of a column group along a line (the rest split the lines)")                  \
     X(GEMV_COL_VECTOR, OP_GEMV, DEFINE, GEMV_GPU_SET, 4, 2, 16, POW2,                               \
-      "floats per work-item and vector load in the column kernels")                                 \
+      "elements per work-item and vector load in the column kernels")                               \
     X(GEMV_COL_UNROLL, OP_GEMV, DEFINE, GEMV_GPU_SET, 4, 1, 16, 0,                                  \
       "lines in flight per work-item in the column kernels")                                        \
     X(GEMV_GROUPS_PER_CU, OP_GEMV, HOST, 0, 4, 1, 256, 0,                                           \
@@ -53,7 +64,7 @@
     X(GEMV_ONE_PASS, OP_GEMV, DEFINE, GEMV_PROGRAM_SET, 0, 0, 1, 0,                                 \
       "1: split launches finish in their last group (atomic ticket); 0: a second kernel")           \
     X(GEMV_CPU_VECTOR, OP_GEMV, DEFINE, GEMV_CPU_SET, 8, 4, 16, POW2,                               \
-      "CPU kernels: floats per vector load, also the lines whose dots are summed together")         \
+      "CPU kernels: elements per vector load, also the lines whose dots are summed together")       \
     X(GEMV_CPU_COLS, OP_GEMV, DEFINE, GEMV_CPU_SET, 64, 2, 4096, POW2,                              \
       "CPU column kernel: most outputs per work-item (its sums, in private memory)")                \
     X(GEMV_CPU_LINE_MIN_K, OP_GEMV, DEFINE, GEMV_CPU_SET, 128, 1, 1 << 30, 0,                       \
