@@ -1,12 +1,14 @@
 // Rows of GEMV: the seed's short dots (16384 x 16, 32, 128), the big square,
 // few long dots (1024 x 65536), many medium ones (65536 x 1024), and the
 // square transposed, each checked against a host reference on a sample of
-// outputs. CPU devices run scaled-down shapes.
+// outputs; then the square in f16 and bf16 (A, x and y of one type). CPU
+// devices run scaled-down shapes.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "bench.h"
+#include "gemm_host.h"
 
 #ifdef TAILOR_HAVE_CLBLAST
 #include <clblast_c.h>
@@ -24,16 +26,20 @@ static const float x_pattern[5] = {1.0f, -0.5f, 0.25f, 2.0f, -1.0f};
 struct gemv_state {
     tailor_trans trans;
     size_t m, n; // A is m x n, row-major, lda = n
+    tailor_dtype type; // of A, x and y
     cl_mem a, x, y;
 };
 
 static int call_tailor(struct bench *b, void *state)
 {
     struct gemv_state *s = state;
-    return tailor_sgemv(b->tailor, b->queue, TAILOR_ROW_MAJOR, s->trans, s->m, s->n, ALPHA, s->a, 0, s->n,
-                        s->x, 0, 1, BETA, s->y, 0, 1, 0, NULL, NULL) == TAILOR_SUCCESS
-               ? 0
-               : -1;
+    tailor_status status =
+        s->type == TAILOR_F32
+            ? tailor_sgemv(b->tailor, b->queue, TAILOR_ROW_MAJOR, s->trans, s->m, s->n, ALPHA, s->a, 0, s->n,
+                           s->x, 0, 1, BETA, s->y, 0, 1, 0, NULL, NULL)
+            : tailor_gemv(b->tailor, b->queue, TAILOR_ROW_MAJOR, s->trans, s->m, s->n, ALPHA, s->type, s->a, 0,
+                          s->n, s->x, 0, 1, BETA, s->type, s->y, 0, 1, 0, NULL, NULL);
+    return status == TAILOR_SUCCESS ? 0 : -1;
 }
 
 #ifdef TAILOR_HAVE_CLBLAST
@@ -48,17 +54,20 @@ static int call_clblast(struct bench *b, void *state)
 }
 #endif
 
-// A buffer of `count` floats repeating a pattern of `period` (not a power
-// of two, which clEnqueueFillBuffer would need).
-static cl_mem filled_buffer(struct bench *b, size_t count, const float *pattern, size_t period)
+// A buffer of `count` elements of `type` repeating a pattern of `period`
+// (not a power of two, which clEnqueueFillBuffer would need); the patterns
+// are exact in every type.
+static cl_mem filled_buffer(struct bench *b, tailor_dtype type, size_t count, const float *pattern,
+                            size_t period)
 {
     float zero = 0;
-    float *host = malloc(count * sizeof *host);
-    cl_mem buffer = host ? bench_buffer(b, count * sizeof(float), &zero, sizeof zero) : NULL;
+    size_t bytes = gemm_type_bytes(type);
+    void *host = malloc(count * bytes);
+    cl_mem buffer = host ? bench_buffer(b, count * bytes, &zero, bytes) : NULL;
     if (buffer) {
         for (size_t i = 0; i < count; ++i)
-            host[i] = pattern[i % period];
-        if (clEnqueueWriteBuffer(b->queue, buffer, CL_TRUE, 0, count * sizeof *host, host, 0, NULL, NULL) !=
+            gemm_put(host, type, i, pattern[i % period]);
+        if (clEnqueueWriteBuffer(b->queue, buffer, CL_TRUE, 0, count * bytes, host, 0, NULL, NULL) !=
             CL_SUCCESS) {
             clReleaseMemObject(buffer);
             buffer = NULL;
@@ -73,14 +82,15 @@ static cl_mem filled_buffer(struct bench *b, size_t count, const float *pattern,
 static int check(struct bench *b, struct gemv_state *s)
 {
     size_t outputs = s->trans == TAILOR_NO_TRANS ? s->m : s->n, k = s->trans == TAILOR_NO_TRANS ? s->n : s->m;
-    float start = Y_START;
-    if (clEnqueueFillBuffer(b->queue, s->y, &start, sizeof start, 0, outputs * sizeof(float), 0, NULL, NULL) !=
-            CL_SUCCESS ||
+    size_t bytes = gemm_type_bytes(s->type);
+    uint32_t start;
+    gemm_put(&start, s->type, 0, Y_START);
+    if (clEnqueueFillBuffer(b->queue, s->y, &start, bytes, 0, outputs * bytes, 0, NULL, NULL) != CL_SUCCESS ||
         call_tailor(b, s) != 0)
         return -1;
-    float *y = malloc(outputs * sizeof *y);
-    if (!y || clEnqueueReadBuffer(b->queue, s->y, CL_TRUE, 0, outputs * sizeof *y, y, 0, NULL, NULL) != CL_SUCCESS) {
-        free(y);
+    void *raw = malloc(outputs * bytes);
+    if (!raw || clEnqueueReadBuffer(b->queue, s->y, CL_TRUE, 0, outputs * bytes, raw, 0, NULL, NULL) != CL_SUCCESS) {
+        free(raw);
         return -1;
     }
     int wrong = 0;
@@ -93,27 +103,30 @@ static int check(struct bench *b, struct gemv_state *s)
             sum += term;
             size += fabs(term);
         }
-        double expected = ALPHA * sum + BETA * Y_START;
-        double bound = ((double)k + 4) * 0x1p-24 * (fabs(ALPHA) * size + fabs(BETA * Y_START));
-        wrong = !(fabs((double)y[p] - expected) <= bound);
+        double expected = ALPHA * sum + BETA * Y_START, got = gemm_get(raw, s->type, p);
+        double bound = ((double)k + 4) * 0x1p-24 * (fabs(ALPHA) * size + fabs(BETA * Y_START)) +
+                       gemm_c_rounding(s->type) * fabs(expected);
+        wrong = !(fabs(got - expected) <= bound);
         if (wrong)
-            fprintf(stderr, "bench: gemv %zux%zu: y[%zu] = %.9g, expected %.9g\n", s->m, s->n, p, y[p], expected);
+            fprintf(stderr, "bench: gemv %s %zux%zu: y[%zu] = %.9g, expected %.9g\n", gemm_type_name(s->type), s->m,
+                    s->n, p, got, expected);
     }
-    free(y);
+    free(raw);
     return wrong;
 }
 
-static void gemv_row(struct bench *b, size_t m, size_t n, tailor_trans trans)
+static void gemv_row(struct bench *b, size_t m, size_t n, tailor_trans trans, tailor_dtype type)
 {
-    struct gemv_state s = {trans, m, n, NULL, NULL, NULL};
+    struct gemv_state s = {trans, m, n, type, NULL, NULL, NULL};
     size_t outputs = trans == TAILOR_NO_TRANS ? m : n, k = trans == TAILOR_NO_TRANS ? n : m;
-    struct bench_row row = bench_row_init(trans == TAILOR_NO_TRANS ? "gemv" : "gemv-t", "f32");
-    if (bench_fit_elements(b, m * n, sizeof(float), 1) < m * n)
+    size_t bytes = gemm_type_bytes(type);
+    struct bench_row row = bench_row_init(trans == TAILOR_NO_TRANS ? "gemv" : "gemv-t", gemm_type_name(type));
+    if (bench_fit_elements(b, m * n, bytes, 1) < m * n)
         return; // the device cannot hold A
     float zero = 0;
-    s.a = filled_buffer(b, m * n, a_pattern, 7);
-    s.x = filled_buffer(b, k, x_pattern, 5);
-    s.y = bench_buffer(b, outputs * sizeof(float), &zero, sizeof zero);
+    s.a = filled_buffer(b, type, m * n, a_pattern, 7);
+    s.x = filled_buffer(b, type, k, x_pattern, 5);
+    s.y = bench_buffer(b, outputs * bytes, &zero, bytes);
     if (!s.a || !s.x || !s.y) {
         bench_fail(b, "gemv: buffers");
         goto done;
@@ -121,12 +134,12 @@ static void gemv_row(struct bench *b, size_t m, size_t n, tailor_trans trans)
     row.m = (long long)m;
     row.n = (long long)n;
     // A and x read, y read and written.
-    row.bytes = 4.0 * ((double)m * (double)n + (double)k + 2.0 * (double)outputs);
+    row.bytes = (double)bytes * ((double)m * (double)n + (double)k + 2.0 * (double)outputs);
     row.flops = 2.0 * (double)m * (double)n;
-    bench_call comparison = CLBLAST_WHEN(b->have_clblast);
+    bench_call comparison = type == TAILOR_F32 ? CLBLAST_WHEN(b->have_clblast) : NULL;
     if (bench_time_row(b, &row, call_tailor, &s, comparison, &s) != 0) {
         fprintf(stderr, "bench: gemv %zux%zu: %s\n", m, n, tailor_last_error());
-        bench_fail(b, "gemv: tailor_sgemv failed");
+        bench_fail(b, "gemv: tailor_gemv failed");
         goto done;
     }
     snprintf(row.variant, sizeof row.variant, "%s", tailor_last_variant());
@@ -157,5 +170,9 @@ void bench_gemv(struct bench *b)
     };
     const size_t(*shapes)[3] = b->small_shapes ? cpu : gpu;
     for (size_t i = 0; i < 7; ++i)
-        gemv_row(b, shapes[i][0], shapes[i][1], shapes[i][2] ? TAILOR_TRANS : TAILOR_NO_TRANS);
+        gemv_row(b, shapes[i][0], shapes[i][1], shapes[i][2] ? TAILOR_TRANS : TAILOR_NO_TRANS, TAILOR_F32);
+    size_t side = b->small_shapes ? 2048 : 8192;
+    gemv_row(b, side, side, TAILOR_NO_TRANS, TAILOR_F16);
+    gemv_row(b, side, side, TAILOR_TRANS, TAILOR_F16);
+    gemv_row(b, side, side, TAILOR_NO_TRANS, TAILOR_BF16);
 }
