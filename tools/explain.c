@@ -12,23 +12,39 @@
 static const char explain_usage[] =
     "usage: tailor explain --op OP --shape SHAPE [OPTIONS]\n"
     "\n"
-    "  --op OP              reduce, gemv, transpose or sgemm\n"
+    "  --op OP              reduce, gemv, transpose, sgemm or gemm\n"
     "  --shape SHAPE        reduce: N; gemv: MxN (A is M x N); transpose: RxC (A is\n"
-    "                       R x C); sgemm: MxNxK\n"
+    "                       R x C); sgemm, gemm: MxNxK\n"
     "  --device SELECTOR    as for tailor bench (default: the first GPU, else the first device)\n"
-    "  --column-major       gemv and sgemm: column-major storage (default row-major)\n"
-    "  --trans, --trans-a   gemv: op(A) = A^T; sgemm: A transposed\n"
-    "  --trans-b            sgemm: B transposed\n"
+    "  --column-major       gemv, sgemm, gemm: column-major storage (default row-major)\n"
+    "  --trans, --trans-a   gemv: op(A) = A^T; sgemm, gemm: A transposed\n"
+    "  --trans-b            sgemm, gemm: B transposed\n"
     "  --lda N, --ldb N, --ldc N   leading dimensions (default: packed)\n"
     "  --offsets A[,B[,C]]  element offsets of A, B (gemv: x), C (gemv: y)\n"
     "  --incx N, --incy N   gemv increments (default 1)\n"
     "  --element-bytes N    transpose: 1, 2, 4, 8 or 16 (default 4)\n"
     "  --scaled f32|f64     transpose: somatcopy / domatcopy with alpha != 1\n"
-    "  --dtype f32|f64      reduce: data type (default f32)\n"
+    "  --dtype TYPE         reduce: f32 or f64; gemv: A and x in f32, f16 or bf16;\n"
+    "                       gemm: A and B in f16, bf16, f32 or 3xtf32 (default f32)\n"
+    "  --c-type TYPE        gemm: C, gemv: y in f32, f16 or bf16 (default f32)\n"
+    "  --batch N            gemm: strided batch of N products (default 1)\n"
+    "  --strides A,B,C      gemm: elements between the batch's matrices\n"
     "  --reduce sum|min|max reduce: operator (default sum)\n"
-    "  --alpha X, --beta X  gemv and sgemm scalars (default 1 and 0)\n";
+    "  --alpha X, --beta X  gemv, sgemm and gemm scalars (default 1 and 0)\n";
 
-static const char *const operation_names[] = {"reduce", "gemv", "transpose", "sgemm"};
+static const char *const operation_names[] = {"reduce", "gemv", "transpose", "sgemm", "gemm"};
+static const char *const dtype_names[] = {"f32", "f64", "f16", "bf16", "3xtf32"};
+
+// A type's name into *type; -1 if it names none.
+static int parse_dtype(const char *name, tailor_dtype *type)
+{
+    for (size_t i = 0; i < sizeof dtype_names / sizeof dtype_names[0]; ++i)
+        if (strcmp(name, dtype_names[i]) == 0) {
+            *type = (tailor_dtype)i;
+            return 0;
+        }
+    return -1;
+}
 
 // "4096x4096x4096" into up to three sizes; returns how many.
 static int parse_shape(const char *text, size_t sizes[3])
@@ -90,7 +106,18 @@ static int parse_arguments(int argc, char **argv, tailor_call *call, const char 
             call->element_bytes = strtoull(value, NULL, 10);
         else if (strcmp(arg, "--scaled") == 0 || strcmp(arg, "--dtype") == 0) {
             call->scaled = strcmp(arg, "--scaled") == 0;
-            call->dtype = strcmp(value, "f64") == 0 ? TAILOR_F64 : TAILOR_F32;
+            if (parse_dtype(value, &call->dtype) != 0)
+                return -1;
+        } else if (strcmp(arg, "--c-type") == 0) {
+            if (parse_dtype(value, &call->c_type) != 0)
+                return -1;
+        } else if (strcmp(arg, "--batch") == 0)
+            call->batch = strtoull(value, NULL, 10);
+        else if (strcmp(arg, "--strides") == 0) {
+            unsigned long long st[3] = {0, 0, 0};
+            if (sscanf(value, "%llu,%llu,%llu", &st[0], &st[1], &st[2]) != 3)
+                return -1;
+            call->stride_a = st[0], call->stride_b = st[1], call->stride_c = st[2];
         } else if (strcmp(arg, "--reduce") == 0)
             call->reduce_op = strcmp(value, "min") == 0   ? TAILOR_REDUCE_MIN
                               : strcmp(value, "max") == 0 ? TAILOR_REDUCE_MAX
@@ -105,11 +132,11 @@ static int parse_arguments(int argc, char **argv, tailor_call *call, const char 
     }
     size_t sizes[3] = {0, 0, 0};
     int found = -1;
-    for (int o = 0; op && o < 4; ++o)
+    for (int o = 0; op && o < 5; ++o)
         if (strcmp(op, operation_names[o]) == 0)
             found = o;
     int dimensions = shape ? parse_shape(shape, sizes) : -1;
-    static const int wanted[] = {1, 2, 2, 3};
+    static const int wanted[] = {1, 2, 2, 3, 3};
     if (found < 0 || dimensions != wanted[found])
         return -1;
     call->operation = (tailor_operation)found;
