@@ -44,8 +44,8 @@
 #define IN_T ushort
 #define IN_BYTES 2
 #define LOAD_IN(p, i) vload_half(i, (const __global half *)(p))
-#define LOADA_IN(N, p, i) CAT(vloada_half, N)(i, (const __global half *)(p))
-#define VLOAD_IN(N, p, i) CAT(vload_half, N)(i, (const __global half *)(p))
+#define LOADA_IN(N, p, i) VLOADA_F16(N, i, p)
+#define VLOAD_IN(N, p, i) VLOAD_F16(N, i, p)
 #elif GEMV_IN == DTYPE_BF16
 #define IN_T ushort
 #define IN_BYTES 2

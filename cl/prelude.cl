@@ -245,6 +245,42 @@ DEFINE_BF16_TO_FLOATN(4)
 DEFINE_BF16_TO_FLOATN(8)
 DEFINE_BF16_TO_FLOATN(16)
 
+// N f16 elements as floats: aligned vector i from p (VLOADA_F16), or N
+// elements from element N * i where p is only element-aligned (VLOAD_F16).
+// NVIDIA's OpenCL loads vloada_halfN element by element; there the bits are
+// loaded as one ushortN and converted in pairs by PTX.
+#if DEVICE == DEVICE_NVIDIA
+static inline float2 f16_pair_to_float2(uint pair)
+{
+    float low, high;
+    __asm__("{ .reg .b16 l, h; mov.b32 {l, h}, %2; cvt.f32.f16 %0, l; cvt.f32.f16 %1, h; }"
+            : "=f"(low), "=f"(high)
+            : "r"(pair));
+    return (float2)(low, high);
+}
+
+static inline float2 f16_bits_to_float2(ushort2 v)
+{
+    return f16_pair_to_float2(as_uint(v));
+}
+
+#define DEFINE_F16_BITS_TO_FLOATN(N, HALF)                                             \
+    static inline CAT(float, N) CAT(f16_bits_to_float, N)(CAT(ushort, N) v)            \
+    {                                                                                  \
+        return (CAT(float, N))(CAT(f16_bits_to_float, HALF)(v.lo),                     \
+                               CAT(f16_bits_to_float, HALF)(v.hi));                    \
+    }
+DEFINE_F16_BITS_TO_FLOATN(4, 2)
+DEFINE_F16_BITS_TO_FLOATN(8, 4)
+DEFINE_F16_BITS_TO_FLOATN(16, 8)
+
+#define VLOADA_F16(N, i, p) CAT(f16_bits_to_float, N)(((const __global CAT(ushort, N) *)(p))[i])
+#define VLOAD_F16(N, i, p) CAT(f16_bits_to_float, N)(CAT(vload, N)(i, (const __global ushort *)(p)))
+#else
+#define VLOADA_F16(N, i, p) CAT(vloada_half, N)(i, (const __global half *)(p))
+#define VLOAD_F16(N, i, p) CAT(vload_half, N)(i, (const __global half *)(p))
+#endif
+
 // Round to nearest even; NaN stays a (quiet) NaN.
 static inline ushort float_to_bf16(float v)
 {
