@@ -205,8 +205,20 @@ __kernel void gemv_scale(__global void *y, uint y_type, ulong y_base, long incy,
 #endif
 #define floatV CAT(float, VEC)
 #define SUMV CAT(sum, VEC)
-#define COLV CAT(float, GEMV_COL_VECTOR)
-#define VSTORE_COL CAT(vstore, GEMV_COL_VECTOR)
+// GEMV_COL_VECTOR likewise counts floats.
+#if IN_BYTES == 4 || GEMV_COL_VECTOR == 16
+#define COL_VEC GEMV_COL_VECTOR
+#elif GEMV_COL_VECTOR == 8
+#define COL_VEC 16
+#elif GEMV_COL_VECTOR == 4
+#define COL_VEC 8
+#elif GEMV_COL_VECTOR == 2
+#define COL_VEC 4
+#else
+#error "GEMV_COL_VECTOR must be 2, 4, 8 or 16"
+#endif
+#define COLV CAT(float, COL_VEC)
+#define VSTORE_COL CAT(vstore, COL_VEC)
 
 #define ADD(a, b) ((a) + (b))
 DEFINE_SEGMENT_REDUCE(segment_sum, float, ADD, 0.0f)
@@ -385,8 +397,8 @@ DEFINE_ROW_KERNEL(gemv_row_wide_vec, gemv_row_wide_vec_split, ROW_LANES, GEMV_RO
 DEFINE_ROW_KERNEL(gemv_row_group, gemv_row_group_split, GEMV_ROW_WG, 1, 0)
 DEFINE_ROW_KERNEL(gemv_row_group_vec, gemv_row_group_vec_split, GEMV_ROW_WG, 1, 1)
 
-// Column kernels: a group of TX x TY work-items takes TX * GEMV_COL_VECTOR
-// consecutive outputs; work-item (tx, ty) holds GEMV_COL_VECTOR of them and
+// Column kernels: a group of TX x TY work-items takes TX * COL_VEC
+// consecutive outputs; work-item (tx, ty) holds COL_VEC of them and
 // walks down every TY-th line of the group's slice (neighbouring work-items
 // load neighbouring vectors of a line: coalesced), then the TY partial sums
 // of each output meet in local memory.
@@ -395,11 +407,11 @@ TEMPLATE void gemv_cols(CALL_PARAMETERS, __local COLV *part, __local uint *last_
 {
     const uint tx = get_local_id(0), ty = get_local_id(1);
     const uint TX = get_local_size(0), TY = get_local_size(1);
-    const ulong c = (get_group_id(0) * TX + tx) * GEMV_COL_VECTOR;
+    const ulong c = (get_group_id(0) * TX + tx) * COL_VEC;
     const ulong begin = get_group_id(1) * slice, end = min(k, begin + slice);
     const uint slices = get_num_groups(1);
     COLV acc = (COLV)(0.0f);
-    if (c + GEMV_COL_VECTOR <= outputs) {
+    if (c + COL_VEC <= outputs) {
         const __global IN_T *p = a + a_offset + c;
         ulong l = begin + ty;
         for (; l + (GEMV_COL_UNROLL - 1) * TY < end; l += GEMV_COL_UNROLL * TY) {
@@ -407,8 +419,8 @@ TEMPLATE void gemv_cols(CALL_PARAMETERS, __local COLV *part, __local uint *last_
             float xs[GEMV_COL_UNROLL];
             for (uint u = 0; u < GEMV_COL_UNROLL; ++u) {
                 const __global IN_T *line = p + (l + u * TY) * lda;
-                as[u] = aligned ? LOADA_IN(GEMV_COL_VECTOR, line, 0)
-                                : VLOAD_IN(GEMV_COL_VECTOR, line, 0);
+                as[u] = aligned ? LOADA_IN(COL_VEC, line, 0)
+                                : VLOAD_IN(COL_VEC, line, 0);
                 xs[u] = x_at(x, x_base, incx, l + u * TY);
             }
             for (uint u = 0; u < GEMV_COL_UNROLL; ++u)
@@ -416,23 +428,23 @@ TEMPLATE void gemv_cols(CALL_PARAMETERS, __local COLV *part, __local uint *last_
         }
         for (; l < end; l += TY) {
             const __global IN_T *line = p + l * lda;
-            acc += (aligned ? LOADA_IN(GEMV_COL_VECTOR, line, 0)
-                            : VLOAD_IN(GEMV_COL_VECTOR, line, 0)) *
+            acc += (aligned ? LOADA_IN(COL_VEC, line, 0)
+                            : VLOAD_IN(COL_VEC, line, 0)) *
                    x_at(x, x_base, incx, l);
         }
     } else if (c < outputs) {
         // The last outputs, fewer than a vector: one element at a time.
-        float sums[GEMV_COL_VECTOR];
-        for (uint i = 0; i < GEMV_COL_VECTOR; ++i)
+        float sums[COL_VEC];
+        for (uint i = 0; i < COL_VEC; ++i)
             sums[i] = 0.0f;
         for (ulong l = begin + ty; l < end; l += TY) {
             const __global IN_T *line = a + a_offset + l * lda;
             float xl = x_at(x, x_base, incx, l);
-            for (uint i = 0; i < GEMV_COL_VECTOR; ++i)
+            for (uint i = 0; i < COL_VEC; ++i)
                 if (c + i < outputs)
                     sums[i] += LOAD_IN(line, c + i) * xl;
         }
-        acc = CAT(vload, GEMV_COL_VECTOR)(0, sums);
+        acc = CAT(vload, COL_VEC)(0, sums);
     }
     part[ty * TX + tx] = acc;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -441,26 +453,26 @@ TEMPLATE void gemv_cols(CALL_PARAMETERS, __local COLV *part, __local uint *last_
             part[ty * TX + tx] = acc = acc + part[(ty + apart) * TX + tx];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    float sums[GEMV_COL_VECTOR];
+    float sums[COL_VEC];
     VSTORE_COL(acc, 0, sums);
 
     if (!split) {
         if (ty == 0)
-            for (uint i = 0; i < GEMV_COL_VECTOR && c + i < outputs; ++i)
+            for (uint i = 0; i < COL_VEC && c + i < outputs; ++i)
                 store_output(y, y_type, y_base, incy, c + i, alpha, sums[i], beta,
                              load_old(y, y_type, y_base, incy, c + i, beta));
         return;
     }
     __global float *partials = (__global float *)scratch + partials_at;
     if (ty == 0)
-        for (uint i = 0; i < GEMV_COL_VECTOR && c + i < outputs; ++i)
+        for (uint i = 0; i < COL_VEC && c + i < outputs; ++i)
             partials[get_group_id(1) * outputs + c + i] = sums[i];
 #if GEMV_ONE_PASS
     if (!last_of_block(scratch + tickets_at + get_group_id(0), slices, last_flag))
         return;
     // Every work-item of the last group takes some of the block's outputs.
-    ulong block = get_group_id(0) * TX * GEMV_COL_VECTOR;
-    ulong block_end = min(outputs, block + TX * GEMV_COL_VECTOR);
+    ulong block = get_group_id(0) * TX * COL_VEC;
+    ulong block_end = min(outputs, block + TX * COL_VEC);
     for (ulong i = block + ty * TX + tx; i < block_end; i += TX * TY)
         store_output(y, y_type, y_base, incy, i, alpha, sum_partials(partials, outputs, slices, i), beta,
                      load_old(y, y_type, y_base, incy, i, beta));

@@ -84,9 +84,10 @@ static int row_lanes(const struct profile *profile)
     return lanes ? lanes : profile->lockstep ? profile->lockstep : 32;
 }
 
-// Elements per vector load of the row kernels: GEMV_VECTOR floats, or twice
-// as many 16-bit elements up to OpenCL's widest vector (cl/gemv.cl's VEC).
-static cl_ulong row_vector(int floats, size_t element_bytes)
+// Elements per vector load of the row or column kernels: GEMV_VECTOR or
+// GEMV_COL_VECTOR floats, or twice as many 16-bit elements up to OpenCL's
+// widest vector (cl/gemv.cl's VEC and COL_VEC).
+static cl_ulong vector_elements(int floats, size_t element_bytes)
 {
     cl_ulong elements = (cl_ulong)floats * 4 / element_bytes;
     return elements < 16 ? elements : 16;
@@ -110,7 +111,8 @@ static void layout_scratch(const struct profile *profile, const tailor_device_in
     if (t[TUNE_GEMV_CPU_KERNELS])
         block_outputs = (size_t)max_u64(t[TUNE_GEMV_CPU_COLS], t[TUNE_GEMV_CPU_VECTOR]);
     else
-        block_outputs = (size_t)max_u64((cl_ulong)t[TUNE_GEMV_COL_THREADS] * t[TUNE_GEMV_COL_VECTOR],
+        block_outputs = (size_t)max_u64((cl_ulong)t[TUNE_GEMV_COL_THREADS] *
+                                            vector_elements(t[TUNE_GEMV_COL_VECTOR], 2),
                                         (cl_ulong)t[TUNE_GEMV_ROW_WG] / row_lanes(profile) *
                                             t[TUNE_GEMV_ROW_BATCH]);
     l->tickets_at = 0;
@@ -128,8 +130,8 @@ static size_t scratch_bytes(const struct profile *profile, const tailor_device_i
 
 // Segments wider than a lockstep group reduce in two lockstep steps, so no
 // segment may exceed LOCKSTEP^2 work-items; the row kernels reduce through a
-// float per work-item of local memory, the column kernels stage
-// GEMV_COL_VECTOR floats per work-item there.
+// float per work-item of local memory, the column kernels stage a vector
+// of floats per work-item there (twice GEMV_COL_VECTOR for 16-bit inputs).
 static tailor_status check(const struct profile *profile, const tailor_device_info *facts)
 {
     const int *t = profile->tune;
@@ -152,10 +154,11 @@ static tailor_status check(const struct profile *profile, const tailor_device_in
     REQUIRE(local_memory_fits(facts, row_local), TAILOR_ERROR_INVALID_PROFILE,
             "GEMV_ROW_WG=%d floats exceed the device's %llu bytes of local memory", row_group,
             (unsigned long long)facts->local_mem_bytes);
-    size_t column_local = (size_t)t[TUNE_GEMV_COL_WG] * (size_t)t[TUNE_GEMV_COL_VECTOR] * 4 + 64;
+    size_t column_local =
+        (size_t)t[TUNE_GEMV_COL_WG] * (size_t)vector_elements(t[TUNE_GEMV_COL_VECTOR], 2) * 4 + 64;
     REQUIRE(local_memory_fits(facts, column_local), TAILOR_ERROR_INVALID_PROFILE,
-            "GEMV_COL_WG=%d times GEMV_COL_VECTOR=%d floats exceed the device's %llu bytes of local "
-            "memory", t[TUNE_GEMV_COL_WG], t[TUNE_GEMV_COL_VECTOR],
+            "GEMV_COL_WG=%d times GEMV_COL_VECTOR=%d floats (16-bit inputs: twice as many, at most 16) "
+            "exceed the device's %llu bytes of local memory", t[TUNE_GEMV_COL_WG], t[TUNE_GEMV_COL_VECTOR],
             (unsigned long long)facts->local_mem_bytes);
     REQUIRE(t[TUNE_GEMV_CPU_COLS] >= t[TUNE_GEMV_CPU_VECTOR], TAILOR_ERROR_INVALID_PROFILE,
             "GEMV_CPU_COLS=%d must be a multiple of GEMV_CPU_VECTOR=%d", t[TUNE_GEMV_CPU_COLS],
@@ -260,7 +263,7 @@ static void plan_rows(const struct gemv_call *c, struct gemv_plan *p)
 {
     const int *t = c->ctx->profile.tune;
     cl_ulong group = (cl_ulong)t[TUNE_GEMV_ROW_WG], batch = (cl_ulong)t[TUNE_GEMV_ROW_BATCH];
-    cl_ulong width = row_vector(t[TUNE_GEMV_VECTOR], c->in_bytes), lanes;
+    cl_ulong width = vector_elements(t[TUNE_GEMV_VECTOR], c->in_bytes), lanes;
     int aligned = c->a_offset % width == 0 && (c->lda % width == 0 || c->outputs == 1);
     int wants_vector = c->k >= (cl_ulong)t[TUNE_GEMV_VECTOR_MIN_K];
     kernel_pairs *family;
@@ -299,7 +302,8 @@ static void plan_rows(const struct gemv_call *c, struct gemv_plan *p)
 static void plan_columns(const struct gemv_call *c, struct gemv_plan *p)
 {
     const int *t = c->ctx->profile.tune;
-    cl_ulong width = (cl_ulong)t[TUNE_GEMV_COL_VECTOR], group = (cl_ulong)t[TUNE_GEMV_COL_WG];
+    cl_ulong width = vector_elements(t[TUNE_GEMV_COL_VECTOR], c->in_bytes);
+    cl_ulong group = (cl_ulong)t[TUNE_GEMV_COL_WG];
     int aligned = c->a_offset % width == 0 && (c->lda % width == 0 || c->k == 1);
     cl_ulong needed = ceil_div(c->outputs, width), tx = 1;
     while (tx < needed && tx < (cl_ulong)t[TUNE_GEMV_COL_THREADS])

@@ -54,7 +54,7 @@
     X(GEMV_COL_THREADS, OP_GEMV, HOST, 0, 64, 1, 1024, POW2,                                        \
       "most work-items of a column group along a line (the rest split the lines)")                  \
     X(GEMV_COL_VECTOR, OP_GEMV, DEFINE, GEMV_GPU_SET, 4, 2, 16, POW2,                               \
-      "elements per work-item and vector load in the column kernels")                               \
+      "floats per work-item and vector load in the column kernels (16-bit: twice, at most 16)")     \
     X(GEMV_COL_UNROLL, OP_GEMV, DEFINE, GEMV_GPU_SET, 4, 1, 16, 0,                                  \
       "lines in flight per work-item in the column kernels")                                        \
     X(GEMV_GROUPS_PER_CU, OP_GEMV, HOST, 0, 4, 1, 256, 0,                                           \
