@@ -1,21 +1,50 @@
-// Reductions: sum, min and max of float or double.
+// Reductions: sum, min and max of f32, f64, f16 or bf16 data.
 //
-// Variant defines: REAL (float or double), REAL_BYTES, REDUCE_OP.
+// Variant defines: REAL (the arithmetic: float or double), REAL_BYTES (f32
+// and f64 only), REDUCE_IN (the stored type, DTYPE_*), REDUCE_OP.
 // Tuning defines: src/ops/reduce/reduce_tables.h lists them.
 #include "prelude.cl"
 
-#if REDUCE_VECTOR_BYTES / REAL_BYTES == 16
+#if REDUCE_IN == DTYPE_F16 || REDUCE_IN == DTYPE_BF16
+// 16-bit storage is converted as it is read; the arithmetic (REAL) and the
+// partial results stay float, and storing the result is the one rounding to
+// the stored type (f16 overflow gives infinity).
+#define IN_T ushort
+#define IN_BYTES 2
+#define STORE_RESULT(p, i, v) store_real(p, i, REDUCE_IN, v)
+#else
+#define IN_T REAL
+#define IN_BYTES REAL_BYTES
+#define STORE_RESULT(p, i, v) (p)[i] = (v)
+#endif
+
+// Elements of one vector load, counted in the stored type so that a load
+// moves REDUCE_VECTOR_BYTES; 16 (OpenCL C's widest vector) at most, which
+// caps 16-bit data at 32-byte loads.
+#if REDUCE_VECTOR_BYTES / IN_BYTES >= 16
 #define VEC 16
-#elif REDUCE_VECTOR_BYTES / REAL_BYTES == 8
+#elif REDUCE_VECTOR_BYTES / IN_BYTES == 8
 #define VEC 8
-#elif REDUCE_VECTOR_BYTES / REAL_BYTES == 4
+#elif REDUCE_VECTOR_BYTES / IN_BYTES == 4
 #define VEC 4
-#elif REDUCE_VECTOR_BYTES / REAL_BYTES == 2
+#elif REDUCE_VECTOR_BYTES / IN_BYTES == 2
 #define VEC 2
 #else
-#error "REDUCE_VECTOR_BYTES must hold 2, 4, 8 or 16 elements"
+#error "REDUCE_VECTOR_BYTES must hold at least 2 elements"
 #endif
 #define REALV CAT(REAL, VEC)
+#define IN_V CAT(IN_T, VEC)
+
+#if REDUCE_IN == DTYPE_F16
+#define LOAD(p, i) vload_half(i, (const __global half *)(p))
+#define LOAD_VEC(p, i) CAT(vloada_half, VEC)(i, (const __global half *)(p))
+#elif REDUCE_IN == DTYPE_BF16
+#define LOAD(p, i) bf16_to_float((p)[i])
+#define LOAD_VEC(p, i) CAT(bf16_to_float, VEC)((p)[i])
+#else
+#define LOAD(p, i) (p)[i]
+#define LOAD_VEC(p, i) (p)[i]
+#endif
 
 #if REDUCE_OP == REDUCE_SUM
 #define COMBINE(a, b) ((a) + (b))
@@ -85,15 +114,15 @@ static inline REAL lanes_combine(REALV v)
 // Work-item `item` of `items` combines its share of x[x_offset .. x_offset+n).
 // The elements before the first VEC-aligned address and after the last whole
 // vector are dealt out one at a time; aligned vectors are loaded whole.
-static inline REAL work_item_reduce(const __global REAL *x, ulong x_offset, ulong n, ulong item,
+static inline REAL work_item_reduce(const __global IN_T *x, ulong x_offset, ulong n, ulong item,
                              ulong items)
 {
-    const __global REAL *base = x + x_offset;
+    const __global IN_T *base = x + x_offset;
     ulong misalignment = x_offset % VEC;
     ulong head = misalignment ? min(n, (ulong)(VEC - misalignment)) : 0;
     ulong vectors = (n - head) / VEC;
     ulong tail_start = head + vectors * VEC;
-    const __global REALV *body = (const __global REALV *)(base + head);
+    const __global IN_V *body = (const __global IN_V *)(base + head);
 
     REALV total = (REALV)(IDENTITY);
     REALV compensation = (REALV)(0);
@@ -106,32 +135,32 @@ static inline REAL work_item_reduce(const __global REAL *x, ulong x_offset, ulon
     ulong end = min(vectors, begin + per_item);
     ulong i = begin;
     for (; i + REDUCE_UNROLL <= end; i += REDUCE_UNROLL) {
-        REALV block = body[i];
+        REALV block = LOAD_VEC(body, i);
         for (uint u = 1; u < REDUCE_UNROLL; ++u)
-            block = COMBINE(block, body[i + u]);
+            block = COMBINE(block, LOAD_VEC(body, i + u));
         ACCUMULATE(total, compensation, block);
     }
     for (; i < end; ++i)
-        rest = COMBINE(rest, body[i]);
+        rest = COMBINE(rest, LOAD_VEC(body, i));
 #else
     // Grid-stride: neighbouring work-items load neighbouring vectors
     // (coalesced), REDUCE_UNROLL independent loads in flight per work-item.
     ulong i = item;
     for (; i + (REDUCE_UNROLL - 1) * items < vectors; i += REDUCE_UNROLL * items) {
-        REALV block = body[i];
+        REALV block = LOAD_VEC(body, i);
         for (uint u = 1; u < REDUCE_UNROLL; ++u)
-            block = COMBINE(block, body[i + u * items]);
+            block = COMBINE(block, LOAD_VEC(body, i + u * items));
         ACCUMULATE(total, compensation, block);
     }
     for (; i < vectors; i += items)
-        rest = COMBINE(rest, body[i]);
+        rest = COMBINE(rest, LOAD_VEC(body, i));
 #endif
     ACCUMULATE(total, compensation, rest);
     REAL v = lanes_combine(FINISH(total, compensation));
     for (ulong i = item; i < head; i += items)
-        v = COMBINE(v, base[i]);
+        v = COMBINE(v, LOAD(base, i));
     for (ulong i = tail_start + item; i < n; i += items)
-        v = COMBINE(v, base[i]);
+        v = COMBINE(v, LOAD(base, i));
     return v;
 }
 
@@ -147,14 +176,14 @@ static inline REAL combine_partials(volatile const __global REAL *partials, uint
 
 // Small n: one work-group does everything, no scratch buffer.
 __kernel __attribute__((reqd_work_group_size(REDUCE_WG_SIZE, 1, 1)))
-void reduce_single_group(const __global REAL *x, ulong x_offset, ulong n,
-                         __global REAL *result, ulong result_offset)
+void reduce_single_group(const __global IN_T *x, ulong x_offset, ulong n,
+                         __global IN_T *result, ulong result_offset)
 {
     __local REAL scratch[REDUCE_WG_SIZE];
     REAL v = work_item_reduce(x, x_offset, n, get_local_id(0), REDUCE_WG_SIZE);
     v = group_reduce(v, scratch);
     if (get_local_id(0) == 0)
-        result[result_offset] = v;
+        STORE_RESULT(result, result_offset, v);
 }
 
 // Each work-group writes its partial result. With REDUCE_ONE_PASS the last
@@ -162,8 +191,8 @@ void reduce_single_group(const __global REAL *x, ulong x_offset, ulong n,
 // threadfence reduction) combines the partials and resets the counter;
 // otherwise reduce_partials runs next.
 __kernel __attribute__((reqd_work_group_size(REDUCE_WG_SIZE, 1, 1)))
-void reduce_groups(const __global REAL *x, ulong x_offset, ulong n,
-                   __global uint *scratch_buffer, __global REAL *result, ulong result_offset)
+void reduce_groups(const __global IN_T *x, ulong x_offset, ulong n,
+                   __global uint *scratch_buffer, __global IN_T *result, ulong result_offset)
 {
     __local REAL scratch[REDUCE_WG_SIZE];
     __global REAL *partials =
@@ -184,7 +213,7 @@ void reduce_groups(const __global REAL *x, ulong x_offset, ulong n,
     if (is_last_group) {
         v = combine_partials(partials, get_num_groups(0), scratch);
         if (lid == 0) {
-            result[result_offset] = v;
+            STORE_RESULT(result, result_offset, v);
             scratch_buffer[0] = 0;
         }
     }
@@ -195,7 +224,7 @@ void reduce_groups(const __global REAL *x, ulong x_offset, ulong n,
 }
 
 __kernel __attribute__((reqd_work_group_size(REDUCE_WG_SIZE, 1, 1)))
-void reduce_partials(const __global uint *scratch_buffer, uint count, __global REAL *result,
+void reduce_partials(const __global uint *scratch_buffer, uint count, __global IN_T *result,
                      ulong result_offset)
 {
     __local REAL scratch[REDUCE_WG_SIZE];
@@ -203,5 +232,5 @@ void reduce_partials(const __global uint *scratch_buffer, uint count, __global R
                                                              REDUCE_SCRATCH_PARTIALS_OFFSET);
     REAL v = combine_partials(partials, count, scratch);
     if (get_local_id(0) == 0)
-        result[result_offset] = v;
+        STORE_RESULT(result, result_offset, v);
 }

@@ -50,6 +50,12 @@ static void bad_arguments(const struct fixture *f)
            TAILOR_ERROR_UNKNOWN_OPERATION);
     EXPECT(reduce(f, q, TAILOR_REDUCE_SUM, (tailor_dtype)7, f->n, f->x, 0, f->result, 0),
            TAILOR_ERROR_UNKNOWN_DTYPE);
+    EXPECT(reduce(f, q, TAILOR_REDUCE_SUM, (tailor_dtype)5, f->n, f->x, 0, f->result, 0),
+           TAILOR_ERROR_UNKNOWN_DTYPE);
+    EXPECT(reduce(f, q, TAILOR_REDUCE_SUM, (tailor_dtype)-1, f->n, f->x, 0, f->result, 0),
+           TAILOR_ERROR_UNKNOWN_DTYPE);
+    EXPECT(reduce(f, q, TAILOR_REDUCE_MAX, TAILOR_3XTF32, f->n, f->x, 0, f->result, 0), TAILOR_ERROR_UNSUPPORTED);
+    CHECK(strstr(tailor_last_error(), "tailor_gemm") != NULL, "3xTF32 is tailor_gemm's: %s", tailor_last_error());
     // Too small: one element past x, an offset past x, a result offset past result.
     EXPECT(reduce(f, q, TAILOR_REDUCE_SUM, TAILOR_F32, f->n + 1, f->x, 0, f->result, 0),
            TAILOR_ERROR_BUFFER_TOO_SMALL);
@@ -63,6 +69,17 @@ static void bad_arguments(const struct fixture *f)
                TAILOR_ERROR_BUFFER_TOO_SMALL);
     else
         EXPECT(reduce(f, q, TAILOR_REDUCE_SUM, TAILOR_F64, f->n, f->x, 0, f->result, 0), TAILOR_ERROR_UNSUPPORTED);
+    // f16 and bf16 read half the bytes: the float buffers hold twice as many.
+    static const tailor_dtype halves[] = {TAILOR_F16, TAILOR_BF16};
+    for (size_t t = 0; t < 2; ++t) {
+        EXPECT(reduce(f, q, TAILOR_REDUCE_SUM, halves[t], 2 * f->n, f->x, 0, f->result, 1), TAILOR_SUCCESS);
+        EXPECT(reduce(f, q, TAILOR_REDUCE_SUM, halves[t], 2 * f->n + 1, f->x, 0, f->result, 0),
+               TAILOR_ERROR_BUFFER_TOO_SMALL);
+        EXPECT(reduce(f, q, TAILOR_REDUCE_MIN, halves[t], 2 * f->n, f->x, 1, f->result, 0),
+               TAILOR_ERROR_BUFFER_TOO_SMALL);
+        EXPECT(reduce(f, q, TAILOR_REDUCE_MAX, halves[t], f->n, f->x, 0, f->result, 2),
+               TAILOR_ERROR_BUFFER_TOO_SMALL);
+    }
     // Offsets and sizes whose element or byte count overflows.
     EXPECT(reduce(f, q, TAILOR_REDUCE_SUM, TAILOR_F32, f->n, f->x, SIZE_MAX, f->result, 0),
            TAILOR_ERROR_SIZE_OVERFLOW);

@@ -111,6 +111,8 @@ static void check_calls(const struct test_device *device, const struct buffers *
     const tailor_call calls[] = {
         {.operation = TAILOR_OP_REDUCE, .n = 100},
         {.operation = TAILOR_OP_REDUCE, .n = 1 << 19, .reduce_op = TAILOR_REDUCE_MAX},
+        {.operation = TAILOR_OP_REDUCE, .n = 100, .dtype = TAILOR_F16},
+        {.operation = TAILOR_OP_REDUCE, .n = 1 << 19, .reduce_op = TAILOR_REDUCE_MIN, .dtype = TAILOR_BF16},
         {.operation = TAILOR_OP_SGEMV, .m = 300, .n = 20, .lda = 20, .incx = 1, .incy = 1, .alpha = 1},
         {.operation = TAILOR_OP_SGEMV, .m = 64, .n = 3000, .lda = 3000, .incx = 1, .incy = 1, .alpha = 1},
         {.operation = TAILOR_OP_SGEMV, .m = 300, .n = 200, .lda = 201, .trans_a = T, .incx = -2, .incy = 1,
@@ -147,6 +149,10 @@ static void check_calls(const struct test_device *device, const struct buffers *
     tailor_plan plan;
     CHECK_STATUS(tailor_explain(handle, &empty, &plan), TAILOR_SUCCESS);
     CHECK(!*plan.variant && !*plan.kernel && plan.launches == 0, "m = 0 plans '%s'", plan.variant);
+    tailor_call half = {.operation = TAILOR_OP_REDUCE, .n = 100, .reduce_op = TAILOR_REDUCE_MIN,
+                        .dtype = TAILOR_BF16};
+    CHECK_STATUS(tailor_explain(handle, &half, &plan), TAILOR_SUCCESS);
+    CHECK(strcmp(plan.program, "reduce_min_bf16") == 0, "a bf16 minimum runs %s", plan.program);
     // The checks a call makes before its buffers.
     tailor_call bad = {.operation = TAILOR_OP_SGEMV, .m = 10, .n = 10, .lda = 5, .incx = 1, .incy = 1};
     CHECK_STATUS(tailor_explain(handle, &bad, &plan), TAILOR_ERROR_INVALID_LEADING_DIMENSION);
@@ -154,6 +160,8 @@ static void check_calls(const struct test_device *device, const struct buffers *
     CHECK_STATUS(tailor_explain(handle, &bad, &plan), TAILOR_ERROR_UNKNOWN_OPERATION);
     bad = (tailor_call){.operation = TAILOR_OP_TRANSPOSE, .m = 4, .n = 4, .element_bytes = 3};
     CHECK_STATUS(tailor_explain(handle, &bad, &plan), TAILOR_ERROR_INVALID_ELEMENT_SIZE);
+    bad = (tailor_call){.operation = TAILOR_OP_REDUCE, .n = 10, .dtype = TAILOR_3XTF32};
+    CHECK_STATUS(tailor_explain(handle, &bad, &plan), TAILOR_ERROR_UNSUPPORTED);
     CHECK_STATUS(tailor_explain(NULL, &empty, &plan), TAILOR_ERROR_NULL_HANDLE);
     CHECK_STATUS(tailor_explain(handle, NULL, &plan), TAILOR_ERROR_INVALID_ARGUMENT);
     tailor_context_release(&handle);

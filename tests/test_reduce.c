@@ -1,7 +1,7 @@
 // tailor_reduce against a C reference on every device, under every profile
 // the device can run, over sizes that cross every threshold of the dispatch
 // and the kernels, with misaligned offsets and guard elements around both
-// ranges.
+// ranges; f32, f64 where the device has it, f16 and bf16.
 //
 // usage: test_reduce [--small] [--profile NAME]
 //   --small   sizes up to a few thousand (for oclgrind)
@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "half_float.h"
 #include "support.h"
 
 #define GUARD 5
@@ -20,6 +21,27 @@
 #define SUM_ERROR_ULPS 128
 
 static const char *const op_names[] = {"sum", "min", "max"};
+static const char *const dtype_names[] = {"f32", "f64", "f16", "bf16"};
+
+static size_t element_size(tailor_dtype dtype)
+{
+    return dtype == TAILOR_F64 ? 8 : dtype == TAILOR_F32 ? 4 : 2;
+}
+
+// v as the device stores it.
+static double stored(double v, tailor_dtype dtype)
+{
+    switch (dtype) {
+    case TAILOR_F32:
+        return (float)v;
+    case TAILOR_F16:
+        return half_to_float(half_from_float((float)v));
+    case TAILOR_BF16:
+        return bf16_to_float(bf16_from_float((float)v));
+    default:
+        return v;
+    }
+}
 
 struct run {
     const struct test_device *device;
@@ -74,22 +96,20 @@ static struct reference reference_of(tailor_reduce_op op, const double *x, size_
     return r;
 }
 
-// Copies x (as float or double) between guards into a device buffer.
+// Copies x (in the storage type) between guards into a device buffer.
 static cl_mem upload(const struct run *run, cl_mem_flags flags, tailor_dtype dtype, const double *x, size_t n,
                      size_t offset, double poison)
 {
-    size_t element = dtype == TAILOR_F32 ? 4 : 8, count = offset + n + GUARD;
+    size_t element = element_size(dtype), count = offset + n + GUARD;
     unsigned char *host = malloc(count * element);
     if (!host)
         return NULL;
     for (size_t i = 0; i < count; ++i) {
         double v = i >= offset && i < offset + n ? x[i - offset] : poison;
-        if (dtype == TAILOR_F32) {
-            float f = (float)v;
-            memcpy(host + i * element, &f, element);
-        } else {
-            memcpy(host + i * element, &v, element);
-        }
+        float f = (float)v;
+        uint16_t h = dtype == TAILOR_F16 ? half_from_float(f) : bf16_from_float(f);
+        memcpy(host + i * element, dtype == TAILOR_F64 ? (void *)&v : dtype == TAILOR_F32 ? (void *)&f : (void *)&h,
+               element);
     }
     cl_mem buffer = test_buffer(run->device, flags, count * element, host);
     free(host);
@@ -98,14 +118,35 @@ static cl_mem upload(const struct run *run, cl_mem_flags flags, tailor_dtype dty
 
 static double element_at(const unsigned char *bytes, size_t index, tailor_dtype dtype)
 {
-    if (dtype == TAILOR_F32) {
-        float f;
+    float f;
+    double d;
+    uint16_t h;
+    switch (dtype) {
+    case TAILOR_F32:
         memcpy(&f, bytes + 4 * index, 4);
         return f;
+    case TAILOR_F64:
+        memcpy(&d, bytes + 8 * index, 8);
+        return d;
+    default:
+        memcpy(&h, bytes + 2 * index, 2);
+        return dtype == TAILOR_F16 ? half_to_float(h) : bf16_to_float(h);
     }
-    double d;
-    memcpy(&d, bytes + 8 * index, 8);
-    return d;
+}
+
+// How far a sum may be from the exact sum of the stored values: the float
+// (double) sum's bound, then for 16-bit data the one rounding of the result
+// to the stored type, half an ulp (2^-11 relative for f16, 2^-8 for bf16;
+// f16 results below 2^-14 are on its subnormal spacing, 2^-24).
+static double sum_bound(tailor_dtype dtype, const struct reference *r)
+{
+    double unit = dtype == TAILOR_F64 ? DBL_EPSILON / 2 : FLT_EPSILON / 2;
+    double bound = SUM_ERROR_ULPS * unit * r->magnitude;
+    if (dtype == TAILOR_F16)
+        bound += ldexp(fabs(r->value) + bound, -11) + ldexp(1, -25);
+    else if (dtype == TAILOR_BF16)
+        bound += ldexp(fabs(r->value) + bound, -8);
+    return bound;
 }
 
 static int same_value(double a, double b)
@@ -116,11 +157,12 @@ static int same_value(double a, double b)
 static void check_one(const struct run *run, tailor_reduce_op op, tailor_dtype dtype, const double *x,
                       size_t n, size_t offset, enum pattern pattern)
 {
-    size_t element = dtype == TAILOR_F32 ? 4 : 8;
-    // The reference sees the values as the device does (rounded to float).
+    size_t element = element_size(dtype);
+    const char *type = dtype_names[dtype];
+    // The reference sees the values as the device stores them.
     double *rounded = malloc((n ? n : 1) * sizeof *rounded);
     for (size_t i = 0; i < n; ++i)
-        rounded[i] = dtype == TAILOR_F32 ? (double)(float)x[i] : x[i];
+        rounded[i] = stored(x[i], dtype);
     struct reference expected = reference_of(op, rounded, n);
     free(rounded);
 
@@ -132,8 +174,8 @@ static void check_one(const struct run *run, tailor_reduce_op op, tailor_dtype d
     cl_event done_event = NULL;
     tailor_status status = tailor_reduce(run->handle, run->device->queue, op, dtype, n, input, offset,
                                          result, RESULT_OFFSET, 0, NULL, &done_event);
-    CHECK(status == TAILOR_SUCCESS, "%s %s %s n=%zu offset=%zu: %s: %s", run->label, op_names[op],
-          dtype == TAILOR_F32 ? "f32" : "f64", n, offset, tailor_status_name(status), tailor_last_error());
+    CHECK(status == TAILOR_SUCCESS, "%s %s %s n=%zu offset=%zu: %s: %s", run->label, op_names[op], type, n,
+          offset, tailor_status_name(status), tailor_last_error());
     if (status != TAILOR_SUCCESS)
         goto done;
     CHECK(done_event != NULL, "no event returned");
@@ -147,23 +189,22 @@ static void check_one(const struct run *run, tailor_reduce_op op, tailor_dtype d
     for (size_t i = 0; i < RESULT_OFFSET + 1 + GUARD; ++i) {
         if (i == RESULT_OFFSET)
             continue;
-        CHECK(element_at(out, i, dtype) == -54321.0, "%s: write outside the result element at %zu",
-              run->label, i);
+        CHECK(element_at(out, i, dtype) == stored(-54321.0, dtype),
+              "%s: write outside the result element at %zu", run->label, i);
     }
     double got = element_at(out, RESULT_OFFSET, dtype);
     if (n == 0) {
-        CHECK(got == -12345.0, "%s: n = 0 wrote the result", run->label);
+        CHECK(got == stored(-12345.0, dtype), "%s: n = 0 wrote the result", run->label);
     } else if (op != TAILOR_REDUCE_SUM || pattern == PATTERN_EXACT) {
-        CHECK(same_value(got, expected.value), "%s %s %s n=%zu offset=%zu: got %.17g, expected %.17g",
-              run->label, op_names[op], dtype == TAILOR_F32 ? "f32" : "f64", n, offset, got,
-              expected.value);
+        // Exact sums stay exact in float: only the final store rounds.
+        double want = stored(expected.value, dtype);
+        CHECK(same_value(got, want), "%s %s %s n=%zu offset=%zu: got %.17g, expected %.17g", run->label,
+              op_names[op], type, n, offset, got, want);
     } else {
-        double unit = dtype == TAILOR_F32 ? FLT_EPSILON / 2 : DBL_EPSILON / 2;
-        double bound = SUM_ERROR_ULPS * unit * expected.magnitude;
+        double bound = sum_bound(dtype, &expected);
         CHECK(fabs(got - expected.value) <= bound,
               "%s sum %s n=%zu offset=%zu: got %.17g, expected %.17g, error %.3g > bound %.3g",
-              run->label, dtype == TAILOR_F32 ? "f32" : "f64", n, offset, got, expected.value,
-              fabs(got - expected.value), bound);
+              run->label, type, n, offset, got, expected.value, fabs(got - expected.value), bound);
     }
 done:
     if (input)
@@ -188,7 +229,8 @@ static void check_sizes(const struct run *run, tailor_dtype dtype, const size_t 
     }
 }
 
-// NaNs are ignored by min and max; infinities survive a sum.
+// NaNs are ignored by min and max, infinities are their extremes; infinities
+// survive a sum.
 static void check_special_values(const struct run *run, tailor_dtype dtype)
 {
     static const size_t sizes[] = {3, 37, 5000};
@@ -199,6 +241,10 @@ static void check_special_values(const struct run *run, tailor_dtype dtype)
             x[i] = i % 2 ? NAN : (double)i;
         check_one(run, TAILOR_REDUCE_MIN, dtype, x, n, 0, PATTERN_EXACT);
         check_one(run, TAILOR_REDUCE_MAX, dtype, x, n, 1, PATTERN_EXACT);
+        x[n / 2] = -INFINITY;
+        x[n - 1] = INFINITY;
+        check_one(run, TAILOR_REDUCE_MIN, dtype, x, n, 1, PATTERN_EXACT);
+        check_one(run, TAILOR_REDUCE_MAX, dtype, x, n, 0, PATTERN_EXACT);
         for (size_t i = 0; i < n; ++i)
             x[i] = NAN;
         check_one(run, TAILOR_REDUCE_MAX, dtype, x, n, 0, PATTERN_EXACT);
@@ -208,6 +254,46 @@ static void check_special_values(const struct run *run, tailor_dtype dtype)
         check_one(run, TAILOR_REDUCE_SUM, dtype, x, n, 0, PATTERN_EXACT);
         x[n - 1] = -INFINITY;
         check_one(run, TAILOR_REDUCE_SUM, dtype, x, n, 0, PATTERN_EXACT);
+        free(x);
+    }
+}
+
+// A sum past f16's largest finite value, 65504, rounds to infinity from
+// 65520 (half an ulp above) on, and to 65504 below that: three large f16
+// values (first, middle, last) among small ones that add up to zero. Every
+// partial sum is exact in float, so only the final store rounds.
+static void check_f16_overflow(const struct run *run)
+{
+    static const size_t sizes[] = {3, 37, 5000, 100003};
+    static const double large[][3] = {
+        {32768, 30720, 2031},    // 65519: 65504
+        {32768, 30720, 2032},    // 65520: infinity
+        {65504, 65504, 65504},   // infinity
+        {-32768, -30720, -2032}, // -infinity
+    };
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+        size_t n = sizes[s], at[3] = {0, n / 2, n - 1}, first_small = n;
+        double *x = malloc(n * sizeof *x);
+        for (size_t t = 0; t < sizeof large / sizeof large[0]; ++t) {
+            double small_sum = 0;
+            for (size_t i = 0; i < n; ++i) {
+                x[i] = (i % 2 ? 1.0 : -1.0) * (double)(i / 2 % 8 + 1);
+                if (i == at[0] || i == at[1] || i == at[2])
+                    continue;
+                small_sum += x[i];
+                first_small = first_small < n ? first_small : i;
+            }
+            if (first_small < n)
+                x[first_small] -= small_sum;
+            double total = 0;
+            for (size_t k = 0; k < 3; ++k)
+                x[at[k]] = large[t][k];
+            for (size_t i = 0; i < n; ++i)
+                total += x[i];
+            CHECK(total == large[t][0] + large[t][1] + large[t][2], "n=%zu: the small values add up to %g",
+                  n, total - (large[t][0] + large[t][1] + large[t][2]));
+            check_one(run, TAILOR_REDUCE_SUM, TAILOR_F16, x, n, 1, PATTERN_EXACT);
+        }
         free(x);
     }
 }
@@ -297,9 +383,10 @@ static void run_profile(const struct test_device *device, const char *profile, c
     static const size_t large_sizes[] = {16383, 16384, 16385, 32767, 32769, 65535, 65536, 65537,
                                          100003, (1 << 20) + 7};
     static const size_t offsets[] = {0, 1, 3, 6};
-    tailor_dtype dtypes[2] = {TAILOR_F32, TAILOR_F64};
-    size_t dtype_count = device->info.has_fp64 ? 2 : 1;
-    for (size_t t = 0; t < dtype_count; ++t) {
+    static const tailor_dtype dtypes[] = {TAILOR_F32, TAILOR_F64, TAILOR_F16, TAILOR_BF16};
+    for (size_t t = 0; t < sizeof dtypes / sizeof dtypes[0]; ++t) {
+        if (dtypes[t] == TAILOR_F64 && !device->info.has_fp64)
+            continue;
         check_sizes(&run, dtypes[t], small_sizes, sizeof small_sizes / sizeof small_sizes[0], offsets,
                     sizeof offsets / sizeof offsets[0], seed);
         if (!small)
@@ -307,6 +394,7 @@ static void run_profile(const struct test_device *device, const char *profile, c
                         seed);
         check_special_values(&run, dtypes[t]);
     }
+    check_f16_overflow(&run);
     if (!small) {
         check_wait_list(&run, 0);
         check_wait_list(&run, 100);
@@ -317,7 +405,8 @@ static void run_profile(const struct test_device *device, const char *profile, c
 }
 
 // 2^26 elements (and a few more, misaligned), exact and random, on the
-// detected profile: the size the accuracy promise is stated up to.
+// detected profile: the size the accuracy promise is stated up to (f16 adds
+// the same float sum up, and only rounds its result).
 static void run_large(const struct test_device *device, unsigned long long *seed)
 {
     struct run run = {device, test_handle(device, NULL, NULL), "[detected, 2^26]"};
@@ -333,6 +422,7 @@ static void run_large(const struct test_device *device, unsigned long long *seed
         fill(x, n, (enum pattern)pattern, seed);
         check_one(&run, TAILOR_REDUCE_SUM, TAILOR_F32, x, n, 1, (enum pattern)pattern);
         check_one(&run, TAILOR_REDUCE_MAX, TAILOR_F32, x, n, 0, (enum pattern)pattern);
+        check_one(&run, TAILOR_REDUCE_SUM, TAILOR_F16, x, n, 1, (enum pattern)pattern);
     }
     free(x);
     tailor_context_release(&run.handle);

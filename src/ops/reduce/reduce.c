@@ -12,16 +12,27 @@
 #include "scratch.h"
 #include "symbols.h"
 
-static const enum program_id reduce_programs[2][3] = {
+static const enum program_id reduce_programs[4][3] = {
     [TAILOR_F32] = {PROGRAM_REDUCE_SUM_F32, PROGRAM_REDUCE_MIN_F32, PROGRAM_REDUCE_MAX_F32},
     [TAILOR_F64] = {PROGRAM_REDUCE_SUM_F64, PROGRAM_REDUCE_MIN_F64, PROGRAM_REDUCE_MAX_F64},
+    [TAILOR_F16] = {PROGRAM_REDUCE_SUM_F16, PROGRAM_REDUCE_MIN_F16, PROGRAM_REDUCE_MAX_F16},
+    [TAILOR_BF16] = {PROGRAM_REDUCE_SUM_BF16, PROGRAM_REDUCE_MIN_BF16, PROGRAM_REDUCE_MAX_BF16},
 };
+
+_Static_assert(DTYPE_F32 == TAILOR_F32 && DTYPE_F64 == TAILOR_F64 && DTYPE_F16 == TAILOR_F16 &&
+                   DTYPE_BF16 == TAILOR_BF16,
+               "the kernels' REDUCE_IN values are tailor_dtype's");
+
+// Widest vector OpenCL C has: 16-bit data loads at most 16 elements at once
+// whatever REDUCE_VECTOR_BYTES says (cl/reduce.cl's VEC).
+#define MAX_VECTOR_ELEMENTS 16
 
 struct reduce_call {
     tailor_context *ctx;
     cl_command_queue queue;
     enum program_id program;
-    size_t element_bytes;
+    size_t element_bytes; // of x and result
+    size_t partial_bytes; // of a group's partial result: float, or double for f64
     cl_ulong n;
     cl_mem x;
     cl_ulong x_offset;
@@ -31,6 +42,19 @@ struct reduce_call {
     const cl_event *wait_list;
     cl_event *event;
 };
+
+static size_t element_bytes(tailor_dtype dtype)
+{
+    return dtype == TAILOR_F64   ? sizeof(cl_double)
+           : dtype == TAILOR_F32 ? sizeof(cl_float)
+                                 : sizeof(cl_ushort);
+}
+
+// 16-bit data is added up in float and rounded once, when the result is stored.
+static size_t partial_bytes(tailor_dtype dtype)
+{
+    return dtype == TAILOR_F64 ? sizeof(cl_double) : sizeof(cl_float);
+}
 
 static size_t groups_limit(const struct profile *profile, const tailor_device_info *facts)
 {
@@ -64,8 +88,10 @@ static tailor_status check(const struct profile *profile, const tailor_device_in
 // groups per compute unit.
 static cl_uint group_count(const struct reduce_call *c)
 {
-    size_t per_group = (size_t)tune(c->ctx, TUNE_REDUCE_WG_SIZE) *
-                       ((size_t)tune(c->ctx, TUNE_REDUCE_VECTOR_BYTES) / c->element_bytes);
+    size_t vector = (size_t)tune(c->ctx, TUNE_REDUCE_VECTOR_BYTES) / c->element_bytes;
+    if (vector > MAX_VECTOR_ELEMENTS)
+        vector = MAX_VECTOR_ELEMENTS;
+    size_t per_group = (size_t)tune(c->ctx, TUNE_REDUCE_WG_SIZE) * vector;
     size_t needed = (size_t)((c->n + per_group - 1) / per_group);
     size_t limit = groups_limit(&c->ctx->profile, &c->ctx->info);
     return (cl_uint)(needed < limit ? needed : limit);
@@ -114,7 +140,7 @@ static tailor_status multi_group(const struct reduce_call *c, const struct op_pl
         status = kernel_acquire(c->ctx, c->program, KERNEL_REDUCE_PARTIALS, &finish);
     if (status == TAILOR_SUCCESS)
         status = scratch_acquire(operation_scratch(c->ctx, OP_REDUCE), c->queue,
-                                 REDUCE_SCRATCH_PARTIALS_OFFSET + groups * c->element_bytes,
+                                 REDUCE_SCRATCH_PARTIALS_OFFSET + groups * c->partial_bytes,
                                  c->wait_count, c->wait_list, &scratch);
     struct kernel_args args = {0};
     args_mem(&args, c->x);
@@ -154,8 +180,10 @@ static tailor_status check_call(tailor_context *ctx, tailor_reduce_op op, tailor
 {
     REQUIRE(op == TAILOR_REDUCE_SUM || op == TAILOR_REDUCE_MIN || op == TAILOR_REDUCE_MAX,
             TAILOR_ERROR_UNKNOWN_OPERATION, "%d is not a tailor_reduce_op", (int)op);
-    REQUIRE(dtype == TAILOR_F32 || dtype == TAILOR_F64, TAILOR_ERROR_UNKNOWN_DTYPE,
+    REQUIRE((unsigned)dtype <= TAILOR_3XTF32, TAILOR_ERROR_UNKNOWN_DTYPE,
             "%d is not a tailor_dtype", (int)dtype);
+    REQUIRE(dtype != TAILOR_3XTF32, TAILOR_ERROR_UNSUPPORTED,
+            "TAILOR_3XTF32 is tailor_gemm's way of multiplying; reduce f32 data as TAILOR_F32");
     REQUIRE(dtype != TAILOR_F64 || ctx->profile.has_fp64, TAILOR_ERROR_UNSUPPORTED,
             "f64 needs cl_khr_fp64, which %s lacks", ctx->info.device_name);
     return operation_ready(ctx, OP_REDUCE);
@@ -169,7 +197,8 @@ static tailor_status explain(tailor_context *ctx, const tailor_call *call, struc
     struct reduce_call c = {
         .ctx = ctx,
         .program = reduce_programs[call->dtype][call->reduce_op],
-        .element_bytes = call->dtype == TAILOR_F32 ? sizeof(cl_float) : sizeof(cl_double),
+        .element_bytes = element_bytes(call->dtype),
+        .partial_bytes = partial_bytes(call->dtype),
         .n = call->n,
     };
     plan_call(&c, plan);
@@ -198,17 +227,18 @@ tailor_status tailor_reduce(tailor_context *ctx, cl_command_queue queue, tailor_
         return status != TAILOR_SUCCESS
                    ? status
                    : enqueue_nothing(queue, num_events_in_wait_list, event_wait_list, event);
-    size_t element_bytes = dtype == TAILOR_F32 ? sizeof(cl_float) : sizeof(cl_double);
-    status = check_buffer(ctx, x, "x", x_offset, n, element_bytes, BUFFER_READ);
+    size_t bytes = element_bytes(dtype);
+    status = check_buffer(ctx, x, "x", x_offset, n, bytes, BUFFER_READ);
     if (status == TAILOR_SUCCESS)
-        status = check_buffer(ctx, result, "result", result_offset, 1, element_bytes, BUFFER_WRITE);
+        status = check_buffer(ctx, result, "result", result_offset, 1, bytes, BUFFER_WRITE);
     if (status != TAILOR_SUCCESS)
         return status;
     struct reduce_call call = {
         .ctx = ctx,
         .queue = queue,
         .program = reduce_programs[dtype][op],
-        .element_bytes = element_bytes,
+        .element_bytes = bytes,
+        .partial_bytes = partial_bytes(dtype),
         .n = n,
         .x = x,
         .x_offset = x_offset,
