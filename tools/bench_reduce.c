@@ -1,9 +1,12 @@
-// Rows of the reduction: sums, a max and a double sum over arrays far larger
-// than the last-level cache, each result checked.
+// Rows of the reduction: sums, a max, a double sum and an f16 sum over arrays
+// far larger than the last-level cache, each result checked.
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "bench.h"
+#include "half_float.h"
 
 #ifdef TAILOR_HAVE_CLBLAST
 #include <clblast_c.h>
@@ -36,42 +39,72 @@ static int call_clblast(struct bench *b, void *state)
 }
 #endif
 
-static double read_result(struct bench *b, const struct reduce_state *s)
+static size_t element_size(tailor_dtype dtype)
 {
-    double value = NAN;
-    float single;
-    void *target = s->dtype == TAILOR_F32 ? (void *)&single : (void *)&value;
-    size_t bytes = s->dtype == TAILOR_F32 ? sizeof single : sizeof value;
-    if (clEnqueueReadBuffer(b->queue, s->result, CL_TRUE, 0, bytes, target, 0, NULL, NULL) != CL_SUCCESS)
-        return NAN;
-    return s->dtype == TAILOR_F32 ? (double)single : value;
+    return dtype == TAILOR_F64 ? 8 : dtype == TAILOR_F32 ? 4 : 2;
 }
 
-// All ones, with a 2 in the middle so max has one right answer.
+// v in the row's type (f32, f64 or f16), as the device stores it.
+static void encode(tailor_dtype dtype, double v, unsigned char *bytes)
+{
+    float single = (float)v;
+    uint16_t half = half_from_float(single);
+    memcpy(bytes, dtype == TAILOR_F64 ? (void *)&v : dtype == TAILOR_F32 ? (void *)&single : (void *)&half,
+           element_size(dtype));
+}
+
+static double decode(tailor_dtype dtype, const unsigned char *bytes)
+{
+    double v = 0;
+    float single = 0;
+    uint16_t half = 0;
+    memcpy(dtype == TAILOR_F64 ? (void *)&v : dtype == TAILOR_F32 ? (void *)&single : (void *)&half, bytes,
+           element_size(dtype));
+    return dtype == TAILOR_F64 ? v : dtype == TAILOR_F32 ? (double)single : (double)half_to_float(half);
+}
+
+static double read_result(struct bench *b, const struct reduce_state *s)
+{
+    unsigned char bytes[8];
+    if (clEnqueueReadBuffer(b->queue, s->result, CL_TRUE, 0, element_size(s->dtype), bytes, 0, NULL, NULL) !=
+        CL_SUCCESS)
+        return NAN;
+    return decode(s->dtype, bytes);
+}
+
+// The value of every element but the middle one: 1, or 2^-11 for f16, whose
+// sums of up to 2^26 elements then stay below its largest, 65504.
+static double filler(tailor_dtype dtype)
+{
+    return dtype == TAILOR_F16 ? 0x1p-11 : 1;
+}
+
+// Fillers, with a 2 in the middle so max has one right answer.
 static int fill_input(struct bench *b, struct reduce_state *s, size_t element_bytes)
 {
-    float one_f = 1, two_f = 2;
-    double one_d = 1, two_d = 2;
-    int single = s->dtype == TAILOR_F32;
-    s->x = bench_buffer(b, s->n * element_bytes, single ? (void *)&one_f : (void *)&one_d, element_bytes);
-    s->result = bench_buffer(b, element_bytes, single ? (void *)&one_f : (void *)&one_d, element_bytes);
+    unsigned char one[8], two[8];
+    encode(s->dtype, filler(s->dtype), one);
+    encode(s->dtype, 2, two);
+    s->x = bench_buffer(b, s->n * element_bytes, one, element_bytes);
+    s->result = bench_buffer(b, element_bytes, one, element_bytes);
     if (!s->x || !s->result)
         return -1;
-    return clEnqueueWriteBuffer(b->queue, s->x, CL_TRUE, s->n / 2 * element_bytes, element_bytes,
-                                single ? (void *)&two_f : (void *)&two_d, 0, NULL, NULL) == CL_SUCCESS
+    return clEnqueueWriteBuffer(b->queue, s->x, CL_TRUE, s->n / 2 * element_bytes, element_bytes, two, 0, NULL,
+                                NULL) == CL_SUCCESS
                ? 0
                : -1;
 }
 
 static void reduce_row(struct bench *b, tailor_reduce_op op, tailor_dtype dtype, int log2_n)
 {
-    size_t element_bytes = dtype == TAILOR_F32 ? 4 : 8;
+    size_t element_bytes = element_size(dtype);
     struct reduce_state s = {op, dtype, bench_fit_elements(b, (size_t)1 << log2_n, element_bytes, 1), NULL,
                              NULL};
     static const char *const op_names[] = {"sum", "min", "max"};
     char name[32];
     snprintf(name, sizeof name, "reduce-%s", op_names[op]);
-    struct bench_row row = bench_row_init("", dtype == TAILOR_F32 ? "f32" : "f64");
+    static const char *const dtype_names[] = {"f32", "f64", "f16"};
+    struct bench_row row = bench_row_init("", dtype_names[dtype]);
     if (dtype == TAILOR_F64 && !b->info.has_fp64)
         return;
     if (fill_input(b, &s, element_bytes) != 0) {
@@ -82,17 +115,20 @@ static void reduce_row(struct bench *b, tailor_reduce_op op, tailor_dtype dtype,
     row.n = (long long)s.n;
     row.bytes = (double)s.n * (double)element_bytes;
     row.flops = (double)s.n;
-    bench_call comparison = CLBLAST_WHEN(b->have_clblast && op == TAILOR_REDUCE_SUM);
+    bench_call comparison = CLBLAST_WHEN(b->have_clblast && op == TAILOR_REDUCE_SUM && dtype != TAILOR_F16);
     if (bench_time_row(b, &row, call_tailor, &s, comparison, &s) != 0) {
         fprintf(stderr, "bench: %s: %s\n", name, tailor_last_error());
         bench_fail(b, "reduce: tailor_reduce failed");
         goto done;
     }
     snprintf(row.variant, sizeof row.variant, "%s", tailor_last_variant());
-    double expected = op == TAILOR_REDUCE_SUM ? (double)s.n + 1 : op == TAILOR_REDUCE_MAX ? 2 : 1;
+    double one = filler(dtype);
+    double expected = op == TAILOR_REDUCE_SUM ? (double)(s.n - 1) * one + 2 : op == TAILOR_REDUCE_MAX ? 2 : one;
+    // An f16 result is rounded to f16: half an ulp is 2^-11 of it.
+    double tolerance = dtype == TAILOR_F16 ? 1e-3 : 1e-6;
     // The comparison's calls, in turn with tailor's, may have written last.
     double got = call_tailor(b, &s) == 0 ? read_result(b, &s) : NAN;
-    if (!(fabs(got - expected) <= 1e-6 * expected)) {
+    if (!(fabs(got - expected) <= tolerance * expected)) {
         row.note = "WRONG RESULT";
         bench_fail(b, "reduce: wrong result");
     }
@@ -108,6 +144,7 @@ void bench_reduce(struct bench *b)
 {
     int shrink = b->small_shapes ? 4 : 0;
     reduce_row(b, TAILOR_REDUCE_SUM, TAILOR_F32, 26 - shrink);
+    reduce_row(b, TAILOR_REDUCE_SUM, TAILOR_F16, 26 - shrink);
     reduce_row(b, TAILOR_REDUCE_SUM, TAILOR_F32, 28 - shrink);
     reduce_row(b, TAILOR_REDUCE_MAX, TAILOR_F32, 28 - shrink);
     reduce_row(b, TAILOR_REDUCE_SUM, TAILOR_F64, 27 - shrink);

@@ -24,7 +24,7 @@ static const char explain_usage[] =
     "  --incx N, --incy N   gemv increments (default 1)\n"
     "  --element-bytes N    transpose: 1, 2, 4, 8 or 16 (default 4)\n"
     "  --scaled f32|f64     transpose: somatcopy / domatcopy with alpha != 1\n"
-    "  --dtype TYPE         reduce: f32 or f64; gemv: A and x in f32, f16 or bf16;\n"
+    "  --dtype TYPE         reduce: f32, f64, f16 or bf16; gemv: A and x in f32, f16 or bf16;\n"
     "                       gemm: A and B in f16, bf16, f32 or 3xtf32 (default f32)\n"
     "  --c-type TYPE        gemm: C, gemv: y in f32, f16 or bf16 (default f32)\n"
     "  --batch N            gemm: strided batch of N products (default 1)\n"
