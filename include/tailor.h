@@ -287,19 +287,25 @@ typedef enum tailor_reduce_op {
 typedef enum tailor_dtype {
     TAILOR_F32 = 0,
     TAILOR_F64 = 1,
-    TAILOR_F16 = 2,  // IEEE binary16, stored in 2 bytes (tailor_gemm, tailor_gemv)
-    TAILOR_BF16 = 3, // bfloat16: the high 16 bits of a float (tailor_gemm, tailor_gemv)
+    TAILOR_F16 = 2,  // IEEE binary16, 2 bytes (tailor_gemm, tailor_gemv, tailor_reduce)
+    TAILOR_BF16 = 3, // bfloat16, a float's high 16 bits (tailor_gemm, tailor_gemv, tailor_reduce)
     // f32 storage multiplied as three TF32 products on tensor cores where the
     // device has them (tailor_gemm's ab_type only; its own error bound).
     TAILOR_3XTF32 = 4,
 } tailor_dtype;
 
 // result[result_offset] = op(x[x_offset], ..., x[x_offset + n - 1]).
-// Offsets count elements. The whole reduction is done by the work enqueued
-// here; *event (if event is not NULL) completes when the result is written.
-// n == 0 is a no-op that writes nothing (the event, if asked for, is a marker
-// of the wait list). min and max ignore NaNs as fmin/fmax do. A float sum is
-// within 128 * 2^-24 * sum(|x_i|) of the exact sum, for every n.
+// dtype is TAILOR_F32, TAILOR_F64 (where the device has cl_khr_fp64),
+// TAILOR_F16 or TAILOR_BF16 (on every device); x and result are of that type
+// and offsets count its elements. The whole reduction is done by the work
+// enqueued here; *event (if event is not NULL) completes when the result is
+// written. n == 0 is a no-op that writes nothing (the event, if asked for, is
+// a marker of the wait list). min and max ignore NaNs as fmin/fmax do. A
+// float sum is within 128 * 2^-24 * sum(|x_i|) of the exact sum, for every n.
+// f16 and bf16 data is added up as that float sum, rounded once to its type
+// at the end: half an ulp more (2^-11 relative for f16, 2^-8 for bf16), and
+// an f16 sum of 65520 or more in magnitude is an infinity, as IEEE rounding
+// gives.
 // Thread-safety: safe; concurrent calls may share the handle.
 TAILOR_API tailor_status tailor_reduce(tailor_context *ctx, cl_command_queue queue,
                                        tailor_reduce_op op, tailor_dtype dtype, size_t n,
