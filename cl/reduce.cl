@@ -37,7 +37,7 @@
 
 #if REDUCE_IN == DTYPE_F16
 #define LOAD(p, i) vload_half(i, (const __global half *)(p))
-#define LOAD_VEC(p, i) CAT(vloada_half, VEC)(i, (const __global half *)(p))
+#define LOAD_VEC(p, i) VLOADA_F16(VEC, i, p)
 #elif REDUCE_IN == DTYPE_BF16
 #define LOAD(p, i) bf16_to_float((p)[i])
 #define LOAD_VEC(p, i) CAT(bf16_to_float, VEC)((p)[i])
