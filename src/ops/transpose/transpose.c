@@ -498,8 +498,11 @@ static tailor_status explain(tailor_context *ctx, const tailor_call *call, struc
     int size_log2 = size_log2_of(element_bytes);
     REQUIRE(size_log2 >= 0, TAILOR_ERROR_INVALID_ELEMENT_SIZE,
             "element_bytes is %zu; 1, 2, 4, 8 and 16 are supported", element_bytes);
+    REQUIRE(!call->scaled || (unsigned)call->dtype <= TAILOR_3XTF32, TAILOR_ERROR_UNKNOWN_DTYPE,
+            "%d is not a tailor_dtype", (int)call->dtype);
     REQUIRE(!call->scaled || call->dtype == TAILOR_F32 || call->dtype == TAILOR_F64,
-            TAILOR_ERROR_UNKNOWN_DTYPE, "%d is not a tailor_dtype", (int)call->dtype);
+            TAILOR_ERROR_UNSUPPORTED, "a scaled transpose is tailor_somatcopy (f32) or "
+            "tailor_domatcopy (f64)");
     int f64 = call->scaled && call->dtype == TAILOR_F64;
     REQUIRE(!f64 || ctx->profile.has_fp64, TAILOR_ERROR_UNSUPPORTED,
             "tailor_domatcopy needs cl_khr_fp64, which %s lacks", ctx->info.device_name);
