@@ -27,6 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gemm_host.h"
 #include "support.h"
 
 #define THREADS 16
@@ -250,19 +251,42 @@ static void run_sgemv(struct worker *w)
         size_t at = vector_index(i, outputs, incy);
         expected[at] = combine(alpha, dot, beta, y[at]);
     }
-    a_buffer = make_buffer(w, CL_MEM_READ_ONLY, a_count * sizeof *a, a);
-    x_buffer = make_buffer(w, CL_MEM_READ_ONLY, x_count * sizeof *x, x);
+    // A and x in f32 (tailor_sgemv), f16 or bf16 (tailor_gemv): small
+    // integers are exact in each.
+    static const tailor_dtype types[] = {TAILOR_F32, TAILOR_F16, TAILOR_BF16};
+    tailor_dtype type = types[pick(w, 3)];
+    size_t bytes = gemm_type_bytes(type);
+    void *a_stored = malloc(a_count * bytes), *x_stored = malloc(x_count * bytes);
+    if (!a_stored || !x_stored) {
+        FAIL(w, "no memory");
+        free(a_stored);
+        free(x_stored);
+        goto done;
+    }
+    for (size_t i = 0; i < a_count; ++i)
+        gemm_put(a_stored, type, i, a[i]);
+    for (size_t i = 0; i < x_count; ++i)
+        gemm_put(x_stored, type, i, x[i]);
+    a_buffer = make_buffer(w, CL_MEM_READ_ONLY, a_count * bytes, a_stored);
+    x_buffer = make_buffer(w, CL_MEM_READ_ONLY, x_count * bytes, x_stored);
     y_buffer = make_buffer(w, CL_MEM_READ_WRITE, y_count * sizeof *y, y);
+    free(a_stored);
+    free(x_stored);
     cl_event done = NULL;
-    if (a_buffer && x_buffer && y_buffer &&
-        check_status(w, tailor_sgemv(w->shared->handle, w->queue, layout, trans, m, n, alpha, a_buffer, 0, lda,
-                                     x_buffer, 0, incx, beta, y_buffer, 0, incy, 0, NULL, &done),
-                     "tailor_sgemv") == 0 &&
+    if (!a_buffer || !x_buffer || !y_buffer)
+        goto done;
+    tailor_status status =
+        type == TAILOR_F32
+            ? tailor_sgemv(w->shared->handle, w->queue, layout, trans, m, n, alpha, a_buffer, 0, lda, x_buffer, 0,
+                           incx, beta, y_buffer, 0, incy, 0, NULL, &done)
+            : tailor_gemv(w->shared->handle, w->queue, layout, trans, m, n, alpha, type, a_buffer, 0, lda,
+                          x_buffer, 0, incx, beta, TAILOR_F32, y_buffer, 0, incy, 0, NULL, &done);
+    if (check_status(w, status, "tailor_gemv") == 0 &&
         read_after(w, y_buffer, y_count * sizeof *y, got, done) == 0) {
         char what[128];
-        snprintf(what, sizeof what, "sgemv %s %s %zu x %zu alpha %g beta %g incx %lld incy %lld",
-                 layout == TAILOR_ROW_MAJOR ? "row" : "column", trans == TAILOR_NO_TRANS ? "n" : "t", m, n,
-                 alpha, beta, incx, incy);
+        snprintf(what, sizeof what, "gemv %s %s %s %zu x %zu alpha %g beta %g incx %lld incy %lld",
+                 gemm_type_name(type), layout == TAILOR_ROW_MAJOR ? "row" : "column",
+                 trans == TAILOR_NO_TRANS ? "n" : "t", m, n, alpha, beta, incx, incy);
         compare_floats(w, what, got, expected, y_count);
     }
 done:
