@@ -217,6 +217,14 @@ __kernel void gemv_scale(__global void *y, uint y_type, ulong y_base, long incy,
 #else
 #error "GEMV_COL_VECTOR must be 2, 4, 8 or 16"
 #endif
+// Lines in flight per work-item: 16-bit inputs take half of GEMV_COL_UNROLL,
+// since each of their vectors already holds twice the elements and their
+// conversions need registers (doc/performance.md has the measurement).
+#if IN_BYTES == 4 || GEMV_COL_UNROLL == 1
+#define COL_UNROLL GEMV_COL_UNROLL
+#else
+#define COL_UNROLL (GEMV_COL_UNROLL / 2)
+#endif
 #define COLV CAT(float, COL_VEC)
 #define VSTORE_COL CAT(vstore, COL_VEC)
 
@@ -414,16 +422,16 @@ TEMPLATE void gemv_cols(CALL_PARAMETERS, __local COLV *part, __local uint *last_
     if (c + COL_VEC <= outputs) {
         const __global IN_T *p = a + a_offset + c;
         ulong l = begin + ty;
-        for (; l + (GEMV_COL_UNROLL - 1) * TY < end; l += GEMV_COL_UNROLL * TY) {
-            COLV as[GEMV_COL_UNROLL];
-            float xs[GEMV_COL_UNROLL];
-            for (uint u = 0; u < GEMV_COL_UNROLL; ++u) {
+        for (; l + (COL_UNROLL - 1) * TY < end; l += COL_UNROLL * TY) {
+            COLV as[COL_UNROLL];
+            float xs[COL_UNROLL];
+            for (uint u = 0; u < COL_UNROLL; ++u) {
                 const __global IN_T *line = p + (l + u * TY) * lda;
                 as[u] = aligned ? LOADA_IN(COL_VEC, line, 0)
                                 : VLOAD_IN(COL_VEC, line, 0);
                 xs[u] = x_at(x, x_base, incx, l + u * TY);
             }
-            for (uint u = 0; u < GEMV_COL_UNROLL; ++u)
+            for (uint u = 0; u < COL_UNROLL; ++u)
                 acc += as[u] * xs[u];
         }
         for (; l < end; l += TY) {

@@ -56,7 +56,7 @@
     X(GEMV_COL_VECTOR, OP_GEMV, DEFINE, GEMV_GPU_SET, 4, 2, 16, POW2,                               \
       "floats per work-item and vector load in the column kernels (16-bit: twice, at most 16)")     \
     X(GEMV_COL_UNROLL, OP_GEMV, DEFINE, GEMV_GPU_SET, 4, 1, 16, 0,                                  \
-      "lines in flight per work-item in the column kernels")                                        \
+      "lines in flight per work-item in the column kernels (16-bit inputs: half as many)")          \
     X(GEMV_GROUPS_PER_CU, OP_GEMV, HOST, 0, 4, 1, 256, 0,                                           \
       "work-groups (CPU: work-items) per compute unit; fewer blocks get their dots split")          \
     X(GEMV_SPLIT_MIN_ELEMENTS, OP_GEMV, HOST, 0, 16384, 1, 1 << 30, 0,                              \
