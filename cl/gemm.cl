@@ -495,6 +495,66 @@ INLINE uint4 load_fragments(uint address, int k_contiguous)
     return v;
 }
 
+// Tiles whose C, as floats, fits the local memory of A's stages go out
+// through it: the accumulators' layout stores 4 or 8 bytes per lane spread
+// over 8 rows of C, the staged copy whole 16-byte vectors along C's rows. Rows
+// of the stage are padded by 8 floats, so the pairs a half-warp writes meet
+// distinct banks.
+#define STAGE_PITCH (BN + 8)
+#define STAGED_STORES (BM * STAGE_PITCH * 4 <= STAGES * TILE_HALVES(BM) * 2 && BN % 8 == 0)
+
+// C elements of one 16-byte store.
+INLINE uint staged_chunk(uint c_type)
+{
+    return c_type == DTYPE_F32 ? 4 : 8;
+}
+
+// A whole tile at C's element `at` (its row m0, column n0), with C's offset
+// and ldc multiples of the chunk (so every chunk is 16-byte aligned).
+INLINE void store_staged(float acc[MI][NJ][4], __local float *stage, __global void *c, ulong at,
+                         ulong ldc, uint row0, uint col0, uint c_type, float alpha, float beta)
+{
+#pragma unroll
+    for (int i = 0; i < MI; i++)
+#pragma unroll
+        for (int h = 0; h < 2; h++)
+#pragma unroll
+            for (int j = 0; j < NJ; j++)
+                vstore2((float2)(acc[i][j][2 * h], acc[i][j][2 * h + 1]), 0,
+                        stage + (row0 + (uint)i * 16 + (uint)h * 8) * STAGE_PITCH + col0 +
+                            (uint)j * 8);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint chunk = staged_chunk(c_type), per_row = BN / chunk;
+    for (uint q = (uint)get_local_id(0); q < BM * per_row; q += THREADS) {
+        uint row = q / per_row, col = q % per_row * chunk;
+        __local const float *from = stage + row * STAGE_PITCH + col;
+        ulong to = at + (ulong)row * ldc + col;
+        if (c_type == DTYPE_F32) {
+            float4 v = alpha * vload4(0, from);
+            if (beta != 0.0f)
+                v += beta * vload4(0, (__global const float *)c + to);
+            *(__global float4 *)((__global float *)c + to) = v;
+            continue;
+        }
+        float v[8];
+        vstore8(alpha * vload8(0, from), 0, v);
+        if (beta != 0.0f)
+            for (uint e = 0; e < 8; e++)
+                v[e] += beta * load_real(c, to + e, c_type);
+        uint4 words;
+        if (c_type == DTYPE_F16)
+            words = (uint4)(f16_pair(v[0], v[1]), f16_pair(v[2], v[3]), f16_pair(v[4], v[5]),
+                            f16_pair(v[6], v[7]));
+        else
+            words = (uint4)((uint)float_to_bf16(v[0]) | (uint)float_to_bf16(v[1]) << 16,
+                            (uint)float_to_bf16(v[2]) | (uint)float_to_bf16(v[3]) << 16,
+                            (uint)float_to_bf16(v[4]) | (uint)float_to_bf16(v[5]) << 16,
+                            (uint)float_to_bf16(v[6]) | (uint)float_to_bf16(v[7]) << 16);
+        *(__global uint4 *)((__global ushort *)c + to) = words;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
 INLINE void gemm_async_body(GEMM_ARGS, __local ushort *a_tiles, __local ushort *b_tiles, int a_kc,
                             int b_kc)
 {
@@ -567,8 +627,16 @@ INLINE void gemm_async_body(GEMM_ARGS, __local ushort *a_tiles, __local ushort *
         }
         COPY_WAIT(0);
         barrier(CLK_LOCAL_MEM_FENCE);
-        store_accumulators(acc, c, c_offset + z * stride_c, ldc, m, n, m0 + wm + g,
-                           n0 + wn + t * 2, m - m0 >= BM && n - n0 >= BN, c_type, alpha, beta);
+        ulong c_base = c_offset + z * stride_c;
+        int whole_tile = m - m0 >= BM && n - n0 >= BN;
+#if STAGED_STORES
+        if (whole_tile && (c_base | ldc) % staged_chunk(c_type) == 0)
+            store_staged(acc, (__local float *)a_tiles, c, c_base + (ulong)m0 * ldc + n0, ldc,
+                         wm + g, wn + t * 2, c_type, alpha, beta);
+        else
+#endif
+            store_accumulators(acc, c, c_base, ldc, m, n, m0 + wm + g, n0 + wn + t * 2, whole_tile,
+                               c_type, alpha, beta);
     }
 }
 
