@@ -157,9 +157,9 @@ static tailor_status check(const struct profile *profile, const tailor_device_in
     size_t column_local =
         (size_t)t[TUNE_GEMV_COL_WG] * (size_t)vector_elements(t[TUNE_GEMV_COL_VECTOR], 2) * 4 + 64;
     REQUIRE(local_memory_fits(facts, column_local), TAILOR_ERROR_INVALID_PROFILE,
-            "GEMV_COL_WG=%d times GEMV_COL_VECTOR=%d floats (16-bit inputs: twice as many, at most 16) "
-            "exceed the device's %llu bytes of local memory", t[TUNE_GEMV_COL_WG], t[TUNE_GEMV_COL_VECTOR],
-            (unsigned long long)facts->local_mem_bytes);
+            "GEMV_COL_WG=%d times GEMV_COL_VECTOR=%d floats (16-bit inputs: twice as many, at "
+            "most 16) exceed the device's %llu bytes of local memory",
+            t[TUNE_GEMV_COL_WG], t[TUNE_GEMV_COL_VECTOR], (unsigned long long)facts->local_mem_bytes);
     REQUIRE(t[TUNE_GEMV_CPU_COLS] >= t[TUNE_GEMV_CPU_VECTOR], TAILOR_ERROR_INVALID_PROFILE,
             "GEMV_CPU_COLS=%d must be a multiple of GEMV_CPU_VECTOR=%d", t[TUNE_GEMV_CPU_COLS],
             t[TUNE_GEMV_CPU_VECTOR]);
