@@ -232,6 +232,12 @@ def tier_setup(tier, clang, cl_dir, workdir):
     raise SystemExit('unknown tier ' + tier)
 
 
+def build_key(tier, line):
+    """What a build reads: lines of different profiles that agree on it (the
+    options hold only the defines a program reads) are one build."""
+    return (line.family, line.arch, line.isa if tier == 'ptxas' else '', line.source, tuple(line.options))
+
+
 def main():
     tier, printer, clang, cl_dir = sys.argv[1:5]
     lines = [Line(t) for t in run([printer], check=True).stdout.splitlines()]
@@ -242,17 +248,25 @@ def main():
             return SKIP
         families, build, tools = setup
         chosen = [l for l in lines if l.family in families]
+        distinct = {}
+        for line in chosen:
+            distinct.setdefault(build_key(tier, line), line)
         failures = 0
         with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:
-            results = pool.map(lambda l: build(tools, l, workdir), chosen)
-            for line, (ok, command, messages) in zip(chosen, results):
-                print('%-28s %-8s %-28s %s' % (line.device, line.arch, line.program, 'ok' if ok else 'FAILED'))
-                if not ok:
-                    failures += 1
-                    print(' '.join(shlex.quote(c) for c in command))
-                    print(messages)
+            built = dict(zip(distinct, pool.map(lambda l: build(tools, l, workdir), distinct.values())))
+        for line in chosen:
+            key = build_key(tier, line)
+            ok, command, messages = built[key]
+            same = distinct[key]
+            note = '' if same is line else ' (the build of %s)' % same.device
+            print('%-28s %-8s %-28s %s%s' % (line.device, line.arch, line.program, 'ok' if ok else 'FAILED', note))
+            if not ok and same is line:
+                failures += 1
+                print(' '.join(shlex.quote(c) for c in command))
+                print(messages)
     targets = sorted({l.arch for l in chosen})
-    print('%s: %d program builds for %s, %d failed' % (tier, len(chosen), ' '.join(targets), failures))
+    print('%s: %d program builds (%d distinct) for %s, %d failed' %
+          (tier, len(chosen), len(distinct), ' '.join(targets), failures))
     return 1 if failures or not chosen else 0
 
 
