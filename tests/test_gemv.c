@@ -101,11 +101,6 @@ static cl_mem typed_buffer(const struct run *run, cl_mem_flags flags, tailor_dty
     return buffer;
 }
 
-static const char *type_name(tailor_dtype type)
-{
-    return gemm_type_name(type);
-}
-
 static void note_variant(struct run *run)
 {
     const char *variant = tailor_last_variant();
@@ -129,7 +124,7 @@ static void describe(const struct gemv_case *c, char *buffer, size_t size)
     snprintf(buffer, size,
              "%s/%s %s %s m=%zu n=%zu lda=%zu alpha=%g beta=%g offsets a=%zu x=%zu y=%zu incx=%lld "
              "incy=%lld%s%s",
-             type_name(c->in_type), type_name(c->y_type),
+             gemm_type_name(c->in_type), gemm_type_name(c->y_type),
              c->layout == TAILOR_ROW_MAJOR ? "row-major" : "column-major",
              c->trans == TAILOR_NO_TRANS ? "no-trans" : "trans", c->m, c->n, c->lda, c->alpha, c->beta,
              c->a_offset, c->x_offset, c->y_offset, c->incx, c->incy, c->integers ? " integers" : "",

@@ -5,6 +5,15 @@
 
 #include "context.h"
 
+// Bytes of one stored element of a type an operation has accepted: f64 8,
+// f32 (and 3xTF32's f32 operands) 4, f16 and bf16 2.
+static inline size_t dtype_bytes(tailor_dtype type)
+{
+    return type == TAILOR_F64                             ? sizeof(cl_double)
+           : type == TAILOR_F32 || type == TAILOR_3XTF32 ? sizeof(cl_float)
+                                                         : sizeof(cl_ushort);
+}
+
 enum buffer_access {
     BUFFER_READ = 1,
     BUFFER_WRITE = 2,

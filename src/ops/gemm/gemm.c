@@ -47,11 +47,6 @@ struct gemm_call {
     cl_event *event;
 };
 
-static size_t element_bytes(tailor_dtype type)
-{
-    return type == TAILOR_F32 || type == TAILOR_3XTF32 ? sizeof(cl_float) : sizeof(cl_ushort);
-}
-
 static const char *type_name(tailor_dtype type)
 {
     return type == TAILOR_F32    ? "f32"
@@ -247,7 +242,7 @@ static int tf32x3_ready(tailor_context *ctx)
 static cl_uint vector_loads(const struct gemm_call *c, cl_ulong offset, cl_ulong ld,
                             cl_ulong stride)
 {
-    cl_ulong per_chunk = 16 / element_bytes(c->ab_type);
+    cl_ulong per_chunk = 16 / dtype_bytes(c->ab_type);
     return offset % per_chunk == 0 && ld % per_chunk == 0 &&
            (c->batch == 1 || stride % per_chunk == 0);
 }
@@ -544,7 +539,7 @@ tailor_status tailor_gemm_strided_batched(
 
     // k = 0 or alpha = 0: C = beta * C, A and B not read (BLAS semantics).
     int product = k > 0 && alpha != 0.0f;
-    size_t ab_bytes = element_bytes(ab_type), c_bytes = element_bytes(c_type);
+    size_t ab_bytes = dtype_bytes(ab_type), c_bytes = dtype_bytes(c_type);
     size_t a_span = span_of(extent_of(s.a, lda), stride_a, batch_count);
     size_t b_span = span_of(extent_of(s.b, ldb), stride_b, batch_count);
     size_t c_span = span_of(extent_of(s.c, ldc), stride_c, batch_count);

@@ -506,11 +506,6 @@ static tailor_status check_operands(tailor_context *ctx, const struct gemv_call 
     return TAILOR_SUCCESS;
 }
 
-static size_t dtype_bytes(tailor_dtype type)
-{
-    return type == TAILOR_F32 ? sizeof(cl_float) : sizeof(cl_ushort);
-}
-
 static tailor_status check_dtype(tailor_dtype type, const char *what)
 {
     REQUIRE((unsigned)type <= TAILOR_3XTF32, TAILOR_ERROR_UNKNOWN_DTYPE,

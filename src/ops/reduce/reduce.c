@@ -43,13 +43,6 @@ struct reduce_call {
     cl_event *event;
 };
 
-static size_t element_bytes(tailor_dtype dtype)
-{
-    return dtype == TAILOR_F64   ? sizeof(cl_double)
-           : dtype == TAILOR_F32 ? sizeof(cl_float)
-                                 : sizeof(cl_ushort);
-}
-
 // 16-bit data is added up in float and rounded once, when the result is stored.
 static size_t partial_bytes(tailor_dtype dtype)
 {
@@ -197,7 +190,7 @@ static tailor_status explain(tailor_context *ctx, const tailor_call *call, struc
     struct reduce_call c = {
         .ctx = ctx,
         .program = reduce_programs[call->dtype][call->reduce_op],
-        .element_bytes = element_bytes(call->dtype),
+        .element_bytes = dtype_bytes(call->dtype),
         .partial_bytes = partial_bytes(call->dtype),
         .n = call->n,
     };
@@ -227,7 +220,7 @@ tailor_status tailor_reduce(tailor_context *ctx, cl_command_queue queue, tailor_
         return status != TAILOR_SUCCESS
                    ? status
                    : enqueue_nothing(queue, num_events_in_wait_list, event_wait_list, event);
-    size_t bytes = element_bytes(dtype);
+    size_t bytes = dtype_bytes(dtype);
     status = check_buffer(ctx, x, "x", x_offset, n, bytes, BUFFER_READ);
     if (status == TAILOR_SUCCESS)
         status = check_buffer(ctx, result, "result", result_offset, 1, bytes, BUFFER_WRITE);
