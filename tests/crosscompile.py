@@ -6,7 +6,10 @@ and profile):
   frontend  clang's OpenCL front end and code generator for every line:
             NVPTX, AMDGCN (no device libraries), SPIR; pedantic, so that
             what clang accepts as an extension (variadic macros, which
-            NVIDIA's OpenCL C 1.2 compiler refuses) fails here.
+            NVIDIA's OpenCL C 1.2 compiler refuses) fails here. A family
+            that the ptxas or amdgcn tier builds on this machine (with the
+            same pedantic front end) is left to that tier: the front end
+            would otherwise run twice on each of its lines.
   ptxas     each NVIDIA line compiled to PTX with libclc's built-ins linked
             in, its .version and .target set to the device's driver PTX ISA
             and SM, then assembled by the CUDA toolkit's ptxas for that SM
@@ -146,7 +149,7 @@ def retarget(ptx, arch, isa):
 def ptxas_assemble(tools, line, workdir):
     clang, cl_dir, cpus, libclc, ptxas, supported = tools
     ptx_path = os.path.join(workdir, line.device + '.' + line.program + '.ptx')
-    command = [clang] + OPENCL + ['-I', cl_dir] + nvptx_linked_target(libclc, clang_cpu(line.arch, cpus)) + \
+    command = [clang] + OPENCL + ['-Wpedantic', '-I', cl_dir] + nvptx_linked_target(libclc, clang_cpu(line.arch, cpus)) + \
         ['-O2', '-S', '-o', ptx_path] + line.options + [os.path.join(cl_dir, line.source)]
     result = run(command)
     if result.returncode != 0:
@@ -195,7 +198,7 @@ def linking_clang(clang, bitcode, workdir):
 
 def amdgcn_link(tools, line, workdir):
     clang, cl_dir, bitcode = tools
-    command = [clang] + OPENCL + ['-I', cl_dir] + amdgcn_linked_target(line.arch, bitcode) + \
+    command = [clang] + OPENCL + ['-Wpedantic', '-I', cl_dir] + amdgcn_linked_target(line.arch, bitcode) + \
         ['-o', os.path.join(workdir, line.device + '.' + line.program + '.co')] + line.options + \
         [os.path.join(cl_dir, line.source)]
     result = run(command)
@@ -207,7 +210,12 @@ def tier_setup(tier, clang, cl_dir, workdir):
     if not shutil.which(clang):
         return None, 'no clang (%s)' % clang
     if tier == 'frontend':
-        return ({'nvptx', 'amdgcn', 'spir'}, frontend, (clang, cl_dir, nvptx_cpus(clang))), None
+        families = {'nvptx', 'amdgcn', 'spir'}
+        for other, family in [('ptxas', 'nvptx'), ('amdgcn', 'amdgcn')]:
+            if tier_setup(other, clang, cl_dir, workdir)[0]:
+                print('%s lines: built by the %s tier' % (family, other))
+                families.discard(family)
+        return (families, frontend, (clang, cl_dir, nvptx_cpus(clang))), None
     if tier == 'ptxas':
         libclc = libclc_nvptx()
         ptxas = find_ptxas()
