@@ -410,7 +410,9 @@ static void plan_tiled(const struct sgemm_call *c, size_t staged, struct sgemm_p
     vector = vector && (c_aligned || sums(p));
     int edge = c->m % (cl_uint)tiles.bm || c->n % (cl_uint)tiles.bn || c->k % (cl_uint)tiles.bk;
     int load_vec = t[TUNE_SGEMM_LOAD_VEC];
-    enum program_id program = sums(p) ? PROGRAM_SGEMM_TILED_SPLIT
+    // A product staged through the workspace in one slice takes the plain
+    // programs: the split program's slice arithmetic costs speed.
+    enum program_id program = p->slices > 1 ? PROGRAM_SGEMM_TILED_SPLIT
                               : mid   ? (vector ? PROGRAM_SGEMM_TILED_MID : PROGRAM_SGEMM_TILED_MID_SCALAR)
                                       : (vector ? PROGRAM_SGEMM_TILED : PROGRAM_SGEMM_TILED_SCALAR);
     // Dimension 0: the tiles of a band of SWIZZLE tile rows; dimension 1: bands.
