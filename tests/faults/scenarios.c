@@ -17,7 +17,8 @@
 // off the load vector staged.
 #define SGEMM_SPLIT_TUNING                                                                          \
     "SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_MID_PERCENT=100000,SGEMM_BM=16,SGEMM_BN=16,"         \
-    "SGEMM_BK=8,SGEMM_SPLIT_PERCENT=100000,SGEMM_SPLIT_MIN_K=8,SGEMM_STAGE_CUBE=1"
+    "SGEMM_BK=8,SGEMM_SPLIT_PERCENT=100000,SGEMM_GROUPS_PER_UNIT=64,SGEMM_SPLIT_SLICE_COST=0,"       \
+    "SGEMM_SPLIT_MIN_K=8,SGEMM_STAGE_CUBE=1"
 
 // Shapes are tiny, data small integers (so every result is exact, whatever
 // the order of the sums), and the tunings force each variant at those sizes;

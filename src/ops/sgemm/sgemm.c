@@ -339,32 +339,43 @@ static struct workspace_areas areas_of(const struct sgemm_call *c, const struct 
 }
 
 // Split k on the big tiles where even the mid tiles would leave compute
-// units idle (fewer groups than SGEMM_SPLIT_PERCENT of them) and k is long:
-// as many slices as give the groups the big tiles should have
-// (SGEMM_MID_PERCENT of the compute units), each at least SGEMM_SPLIT_MIN_K
-// steps rounded to whole tiles of k, their partial products within the
-// workspace limit. The mid tiles, where they fill the device, run faster
-// than slices of big ones plus their sum.
+// units idle (fewer groups than SGEMM_SPLIT_PERCENT of them) and k is long.
+// The groups run in waves of SGEMM_GROUPS_PER_UNIT per compute unit, so a
+// slice count's time goes as its waves times a slice's steps of k plus
+// SGEMM_SPLIT_SLICE_COST: the count with the least (one slice included,
+// fewer slices on a tie), each slice at least SGEMM_SPLIT_MIN_K steps
+// rounded to whole tiles of k, their partial products within the workspace
+// limit: slices that leave the last wave half empty take as long as a full
+// one. The mid tiles, where they fill the device, run faster than slices of
+// big ones plus their sum.
 static cl_uint split_slices(const struct sgemm_call *c, size_t big_groups, size_t mid_groups, int bk,
                             size_t staged, size_t *k_slice)
 {
     const int *t = c->ctx->profile.tune;
     size_t units = c->ctx->info.compute_units;
     size_t min_k = (size_t)t[TUNE_SGEMM_SPLIT_MIN_K];
-    size_t target = (size_t)t[TUNE_SGEMM_MID_PERCENT] * units / 100;
     *k_slice = c->k;
-    if (mid_groups * 100 >= (size_t)t[TUNE_SGEMM_SPLIT_PERCENT] * units || big_groups >= target ||
-        c->k / 2 < min_k)
+    if (mid_groups * 100 >= (size_t)t[TUNE_SGEMM_SPLIT_PERCENT] * units || c->k / 2 < min_k)
         return 1;
-    size_t slices = ceil_div(target, big_groups), most = c->k / min_k;
-    if (slices > most)
-        slices = most;
-    size_t length = round_up(ceil_div(c->k, slices), (size_t)bk);
-    slices = ceil_div(c->k, length);
-    if (slices < 2 || !partials_fit(c, staged, slices))
-        return 1;
-    *k_slice = length;
-    return (cl_uint)slices;
+    size_t wave = units * (size_t)t[TUNE_SGEMM_GROUPS_PER_UNIT];
+    size_t slice_cost = (size_t)t[TUNE_SGEMM_SPLIT_SLICE_COST];
+    size_t most = c->k / min_k, best = 1, best_length = c->k;
+    double best_time = (double)ceil_div(big_groups, wave) * (double)(c->k + slice_cost);
+    if (most > wave)
+        most = wave; // more slices than a wave's groups add waves, not balance
+    for (size_t slices = 2; slices <= most; ++slices) {
+        size_t length = round_up(ceil_div(c->k, slices), (size_t)bk);
+        if (ceil_div(c->k, length) != slices)
+            continue; // the same slices as a smaller count
+        double time = (double)ceil_div(big_groups * slices, wave) * (double)(length + slice_cost);
+        if (time < best_time && partials_fit(c, staged, slices)) {
+            best = slices;
+            best_length = length;
+            best_time = time;
+        }
+    }
+    *k_slice = best_length;
+    return (cl_uint)best;
 }
 
 // A product of at least SGEMM_STAGE_CUBE^3 multiply-adds, where copying an

@@ -65,7 +65,11 @@
     X(SGEMM_PACK_B_MIN_M, OP_SGEMM, HOST, 0, 0, 0, 1 << 30, 0,                                     \
       "tiled kernels: B stored transposed is transposed into a workspace first when m is at least this (0: never)") \
     X(SGEMM_SPLIT_PERCENT, OP_SGEMM, HOST, 0, 100, 0, 100000, 0,                                    \
-      "tiled kernels: k is split into slices of big tiles, summed afterwards, when the mid tiles give fewer groups than this percentage of the compute units (0: never); slices are added until the groups reach SGEMM_MID_PERCENT") \
+      "tiled kernels: k is split into slices of big tiles, summed afterwards, when the mid tiles give fewer groups than this percentage of the compute units (0: never); the slices are counted in waves of SGEMM_GROUPS_PER_UNIT") \
+    X(SGEMM_GROUPS_PER_UNIT, OP_SGEMM, HOST, 0, 1, 1, 64, 0,                                       \
+      "tiled kernels: big-tile groups a compute unit runs at once (a wave is this many per unit; split k sizes its slices by whole waves)") \
+    X(SGEMM_SPLIT_SLICE_COST, OP_SGEMM, HOST, 0, 128, 0, 1 << 20, 0,                               \
+      "tiled kernels: what a slice of a split k costs beyond its own steps (filling the pipeline, its partial product), in steps of k") \
     X(SGEMM_SPLIT_MIN_K, OP_SGEMM, HOST, 0, 1024, 1, 1 << 30, 0,                                    \
       "tiled kernels: the fewest steps of k a slice of a split k holds")                            \
     X(SGEMM_STAGE_CUBE, OP_SGEMM, HOST, 0, 1024, 0, 1 << 20, 0,                                     \

@@ -1,7 +1,8 @@
 // What the tuner searches for SGEMM: on GPUs the big tile set with what it
 // shares with the mid set (load width, padding, order of the tiles) on
 // large products in three orientations and an odd shape, the mid tile set
-// and its threshold on products too small for the big tiles, from which m
+// and its threshold on products too small for the big tiles, when and how
+// far k is split on products with few tiles and long k, from which m
 // on B stored transposed is packed first, and the small
 // kernel with its thresholds on skinny products; on CPUs the CPU kernels
 // (and whether to use them) on the CPU bench's shapes, then from which size
@@ -30,6 +31,11 @@ static const struct tune_task tasks[] = {
                  TUNE_SGEMM_MID_PERCENT),
      {GEMM(1024, 1024, 2048, N, N), GEMM(1024, 1024, 2048, N, T), GEMM(768, 1536, 1024, T, N),
       GEMM(1000, 1000, 1000, N, N)}},
+    {"split k", TUNE_ON_GPU, 1,
+     TUNE_PARAMS(TUNE_SGEMM_SPLIT_PERCENT, TUNE_SGEMM_GROUPS_PER_UNIT, TUNE_SGEMM_SPLIT_SLICE_COST,
+                 TUNE_SGEMM_SPLIT_MIN_K),
+     {GEMM(3000, 200, 5000, N, N), GEMM(256, 256, 65536, N, N), GEMM(384, 4096, 4096, N, T),
+      GEMM(8192, 256, 4096, N, N)}},
     {"packed b", TUNE_ON_GPU, 2, TUNE_PARAMS(TUNE_SGEMM_PACK_B_MIN_M),
      {GEMM(4096, 4096, 4096, N, T), GEMM(1024, 1024, 2048, N, T), GEMM(2048, 2048, 2048, T, T),
       GEMM(256, 4096, 2048, N, T), GEMM(64, 4096, 4096, N, T)}},
