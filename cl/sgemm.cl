@@ -209,6 +209,25 @@ INLINE void tile_load(lanes_g *regs, const __global float *corner, const ulong *
     }
 }
 
+// The first tile of a shifted kernel (tiled_gemm): the steps of k before
+// k_skip lie before the matrix and read as 0. k_skip is a multiple of VG, so
+// each vector is wholly in or out; `corner` is at k = -k_skip.
+INLINE void tile_load_skipping(lanes_g *regs, const __global float *corner, const ulong *offsets,
+                               uint lid, uint extent, int mn_contig, uint k_skip)
+{
+#pragma unroll
+    for (uint r = 0; r < MAX_ROUNDS; ++r) {
+        if (!HAS_VECTOR(extent, lid, r))
+            continue;
+        uint x, p;
+        tile_position(lid, r, extent, mn_contig, &x, &p);
+        if (p >= k_skip)
+            regs[r].v = *(const __global floatg *)(corner + offsets[r]);
+        else
+            regs[r].v = (floatg)0.0f;
+    }
+}
+
 // Stores the share into the local tile (k-major, pitch `pitch`): whole
 // vectors where they run along x, transposed element by element otherwise.
 INLINE void tile_store(__local float *tile, uint pitch, const lanes_g *regs, uint lid, uint extent,
@@ -259,10 +278,11 @@ INLINE void tile_multiply(float *acc, const __local float *as, const __local flo
 // program has vector access; tiles across an edge store element by element,
 // skipping rows and columns past M and N. (Deciding per vector inside one
 // loop nest was miscompiled by POCL 3.1's LLVM 15 into stores past N.)
-INLINE void tile_write(__global float *c, ulong ldc, const float *acc, uint m_left, uint n_left,
-                       uint tx, uint ty, float alpha, float beta, int edge)
+INLINE void tile_write(__global float *c, ulong ldc, const float *acc, uint m_first, uint m_left,
+                       uint n_first, uint n_left, uint tx, uint ty, float alpha, float beta, int edge)
 {
-    if (SGEMM_VECTOR_LOADS && (!edge || (m_left >= BM && n_left >= BN))) {
+    if (SGEMM_VECTOR_LOADS &&
+        (!edge || (m_first == 0 && n_first == 0 && m_left >= BM && n_left >= BN))) {
 #pragma unroll
         for (uint i = 0; i < TM; ++i) {
             __global float *c_row = c + (ulong)((i / VWM * TY + ty) * VWM + i % VWM) * ldc;
@@ -285,7 +305,7 @@ INLINE void tile_write(__global float *c, ulong ldc, const float *acc, uint m_le
 #pragma unroll
         for (uint j = 0; j < TN; ++j) {
             uint col = (j / VWN * TX + tx) * VWN + j % VWN;
-            if (!edge || (row < m_left && col < n_left)) {
+            if (!edge || (row >= m_first && row < m_left && col >= n_first && col < n_left)) {
                 float value = alpha * acc[i * TN + j];
                 c_row[col] = beta == 0.0f ? value : fma(beta, c_row[col], value);
             }
@@ -295,12 +315,16 @@ INLINE void tile_write(__global float *c, ulong ldc, const float *acc, uint m_le
 
 // The tile of C at (m0, n0), work-item (tx, ty) of it. guard_mn: the tile
 // crosses M or N (every load and store guarded); guard_k: K may end inside a
-// step of BK (that step's loads guarded).
+// step of BK (that step's loads guarded). shifted: the tile lies inside the
+// matrix, its first m_first rows and n_first columns another tile's (not
+// stored), and k runs from -k_skip (those steps read as 0), so that every
+// step after the first is whole and unguarded, as in the aligned kernels.
 INLINE void tile_product(uint M, uint N, uint K, float alpha, float beta, const __global float *a,
                          ulong lda, const __global float *b, ulong ldb, __global float *c,
                          ulong ldc, __local float *as, __local float *bs,
                          int a_mn_contig, int b_mn_contig, uint m0, uint n0, uint lid, uint tx,
-                         uint ty, int guard_mn, int guard_k)
+                         uint ty, int guard_mn, int guard_k, int shifted, uint m_first,
+                         uint n_first, uint k_skip)
 {
     // A's tile corner moves BK along k per step: BK elements along a
     // K-contiguous row, BK rows of an M-contiguous matrix.
@@ -310,6 +334,13 @@ INLINE void tile_product(uint M, uint N, uint K, float alpha, float beta, const 
     ulong a_offsets[MAX_ROUNDS], b_offsets[MAX_ROUNDS];
     tile_offsets(a_offsets, lid, BM, a_mn_contig, lda);
     tile_offsets(b_offsets, lid, BN, b_mn_contig, ldb);
+    // Shifted: step s >= 1 reads from k = s * BK - k_skip, from corners moved
+    // back by k_skip (the loop's address arithmetic is the aligned kernels'
+    // as written: the NVIDIA compiler's code for it follows that form).
+    const __global float *a_from =
+        shifted ? a_corner - (a_mn_contig ? k_skip * lda : k_skip) : a_corner;
+    const __global float *b_from =
+        shifted ? b_corner - (b_mn_contig ? k_skip * ldb : k_skip) : b_corner;
     uint m_left = M - m0, n_left = N - n0;
 
     float acc[TM * TN];
@@ -318,10 +349,15 @@ INLINE void tile_product(uint M, uint N, uint K, float alpha, float beta, const 
         acc[i] = 0.0f;
     lanes_g a_regs[MAX_ROUNDS], b_regs[MAX_ROUNDS];
 
-    uint steps = (K + BK - 1) / BK;
+    uint steps = shifted ? (K + k_skip) / BK : (K + BK - 1) / BK;
     int guarded = guard_mn || (guard_k && K < BK);
-    tile_load(a_regs, a_corner, a_offsets, lid, BM, a_mn_contig, guarded, m_left, K);
-    tile_load(b_regs, b_corner, b_offsets, lid, BN, b_mn_contig, guarded, n_left, K);
+    if (shifted) {
+        tile_load_skipping(a_regs, a_from, a_offsets, lid, BM, a_mn_contig, k_skip);
+        tile_load_skipping(b_regs, b_from, b_offsets, lid, BN, b_mn_contig, k_skip);
+    } else {
+        tile_load(a_regs, a_corner, a_offsets, lid, BM, a_mn_contig, guarded, m_left, K);
+        tile_load(b_regs, b_corner, b_offsets, lid, BN, b_mn_contig, guarded, n_left, K);
+    }
     tile_store(as, LDAS, a_regs, lid, BM, a_mn_contig);
     tile_store(bs, LDBS, b_regs, lid, BN, b_mn_contig);
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -333,18 +369,18 @@ INLINE void tile_product(uint M, uint N, uint K, float alpha, float beta, const 
         guarded = guard_mn || (guard_k && next_k + BK > K);
         if (PREFETCH && more) {
             // Register prefetch: the next tile's loads fly during the FMAs.
-            tile_load(a_regs, a_corner + (step + 1) * a_step, a_offsets, lid, BM, a_mn_contig,
+            tile_load(a_regs, a_from + (step + 1) * a_step, a_offsets, lid, BM, a_mn_contig,
                       guarded, m_left, K - next_k);
-            tile_load(b_regs, b_corner + (step + 1) * b_step, b_offsets, lid, BN, b_mn_contig,
+            tile_load(b_regs, b_from + (step + 1) * b_step, b_offsets, lid, BN, b_mn_contig,
                       guarded, n_left, K - next_k);
         }
         tile_multiply(acc, as + buffer * BK * LDAS, bs + buffer * BK * LDBS, tx, ty);
         if (!more)
             break;
         if (!PREFETCH) {
-            tile_load(a_regs, a_corner + (step + 1) * a_step, a_offsets, lid, BM, a_mn_contig,
+            tile_load(a_regs, a_from + (step + 1) * a_step, a_offsets, lid, BM, a_mn_contig,
                       guarded, m_left, K - next_k);
-            tile_load(b_regs, b_corner + (step + 1) * b_step, b_offsets, lid, BN, b_mn_contig,
+            tile_load(b_regs, b_from + (step + 1) * b_step, b_offsets, lid, BN, b_mn_contig,
                       guarded, n_left, K - next_k);
         }
         // One buffer: everyone must be done reading it before it is refilled.
@@ -357,11 +393,15 @@ INLINE void tile_product(uint M, uint N, uint K, float alpha, float beta, const 
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
-    tile_write(c + (ulong)m0 * ldc + n0, ldc, acc, m_left, n_left, tx, ty, alpha, beta, guard_mn);
+    tile_write(c + (ulong)m0 * ldc + n0, ldc, acc, m_first, m_left, n_first, n_left, tx, ty, alpha,
+               beta, guard_mn || shifted);
 }
 
 // One work-group's tile of C. a_mn_contig: A is M-contiguous; b_mn_contig: B
-// is N-contiguous; edge: M, N or K may end inside a tile.
+// is N-contiguous; edge: M, N or K may end inside a tile, handled by guards
+// (EDGE_GUARDED) or by shifting the border tiles (EDGE_SHIFTED).
+#define EDGE_GUARDED 1
+#define EDGE_SHIFTED 2
 INLINE void tiled_gemm(uint M, uint N, uint K, uint k_slice, float alpha, float beta,
                        const __global float *a, ulong lda, const __global float *b, ulong ldb,
                        __global float *c, ulong ldc, ulong c_slice, __local float *as,
@@ -408,14 +448,27 @@ INLINE void tiled_gemm(uint M, uint N, uint K, uint k_slice, float alpha, float 
     }
 
     // One copy of the tile loop, its guards decided per tile at run time
-    // (doc/performance.md says why not a copy per kind of tile).
-    int border = edge && (M - m0 < BM || N - n0 < BN);
+    // (doc/performance.md says why not a copy per kind of tile). The shifted
+    // kernels move a border tile back inside the matrix instead (the host
+    // takes them where M >= BM, N >= BN, and vectors along M, N or K divide
+    // them), so that their loop is the aligned kernels'.
+    int shifted = edge == EDGE_SHIFTED;
+    uint m_first = 0, n_first = 0, k_skip = 0;
+    if (shifted) {
+        m_first = m0 - min(m0, M - BM);
+        n_first = n0 - min(n0, N - BN);
+        m0 -= m_first;
+        n0 -= n_first;
+        k_skip = (BK - K % BK) % BK;
+    }
+    int border = edge == EDGE_GUARDED && (M - m0 < BM || N - n0 < BN);
     tile_product(M, N, K, alpha, beta, a, lda, b, ldb, c, ldc, as, bs, a_mn_contig, b_mn_contig, m0,
-                 n0, lid, tx, ty, border, edge);
+                 n0, lid, tx, ty, border, edge == EDGE_GUARDED, shifted, m_first, n_first, k_skip);
 }
 
 // The kernels, by orientation (row-major terms: n = as stored, t = transposed)
-// and by edge handling. C never aliases A or B (BLAS; the host refuses
+// and by edge handling. No kernel's name starts with another's: Oclgrind
+// counts a kernel's local arrays by name prefix. C never aliases A or B (BLAS; the host refuses
 // overlaps within a buffer), so the pointers are restrict: read-only loads.
 #define DEFINE_TILED_KERNEL(NAME, A_MN_CONTIG, B_MN_CONTIG, EDGE)                                  \
     __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void NAME(                       \
@@ -429,14 +482,18 @@ INLINE void tiled_gemm(uint M, uint N, uint K, uint k_slice, float alpha, float 
                    c + c_offset, ldc, c_slice, as, bs, A_MN_CONTIG, B_MN_CONTIG, EDGE);            \
     }
 
-DEFINE_TILED_KERNEL(sgemm_tiled_nn, 0, 1, 0)
-DEFINE_TILED_KERNEL(sgemm_tiled_nt, 0, 0, 0)
-DEFINE_TILED_KERNEL(sgemm_tiled_tn, 1, 1, 0)
-DEFINE_TILED_KERNEL(sgemm_tiled_tt, 1, 0, 0)
-DEFINE_TILED_KERNEL(sgemm_tiled_nn_edge, 0, 1, 1)
-DEFINE_TILED_KERNEL(sgemm_tiled_nt_edge, 0, 0, 1)
-DEFINE_TILED_KERNEL(sgemm_tiled_tn_edge, 1, 1, 1)
-DEFINE_TILED_KERNEL(sgemm_tiled_tt_edge, 1, 0, 1)
+DEFINE_TILED_KERNEL(sgemm_tiled_nn_aligned, 0, 1, 0)
+DEFINE_TILED_KERNEL(sgemm_tiled_nt_aligned, 0, 0, 0)
+DEFINE_TILED_KERNEL(sgemm_tiled_tn_aligned, 1, 1, 0)
+DEFINE_TILED_KERNEL(sgemm_tiled_tt_aligned, 1, 0, 0)
+DEFINE_TILED_KERNEL(sgemm_tiled_nn_edge, 0, 1, EDGE_GUARDED)
+DEFINE_TILED_KERNEL(sgemm_tiled_nt_edge, 0, 0, EDGE_GUARDED)
+DEFINE_TILED_KERNEL(sgemm_tiled_tn_edge, 1, 1, EDGE_GUARDED)
+DEFINE_TILED_KERNEL(sgemm_tiled_tt_edge, 1, 0, EDGE_GUARDED)
+DEFINE_TILED_KERNEL(sgemm_tiled_nn_shifted, 0, 1, EDGE_SHIFTED)
+DEFINE_TILED_KERNEL(sgemm_tiled_nt_shifted, 0, 0, EDGE_SHIFTED)
+DEFINE_TILED_KERNEL(sgemm_tiled_tn_shifted, 1, 1, EDGE_SHIFTED)
+DEFINE_TILED_KERNEL(sgemm_tiled_tt_shifted, 1, 0, EDGE_SHIFTED)
 
 #elif SGEMM_KERNELS == SGEMM_KERNELS_SMALL
 // ---------------------------------------------------------------------------

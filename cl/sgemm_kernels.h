@@ -5,14 +5,18 @@
 #define TAILOR_SGEMM_KERNELS_H
 
 #define SGEMM_KERNELS(X)                                                                            \
-    X(SGEMM_TILED_NN, sgemm_tiled_nn, SGEMM_TILED_SET, "tiled")                                     \
-    X(SGEMM_TILED_NT, sgemm_tiled_nt, SGEMM_TILED_SET, "tiled")                                     \
-    X(SGEMM_TILED_TN, sgemm_tiled_tn, SGEMM_TILED_SET, "tiled")                                     \
-    X(SGEMM_TILED_TT, sgemm_tiled_tt, SGEMM_TILED_SET, "tiled")                                     \
+    X(SGEMM_TILED_NN, sgemm_tiled_nn_aligned, SGEMM_TILED_SET, "tiled")                             \
+    X(SGEMM_TILED_NT, sgemm_tiled_nt_aligned, SGEMM_TILED_SET, "tiled")                             \
+    X(SGEMM_TILED_TN, sgemm_tiled_tn_aligned, SGEMM_TILED_SET, "tiled")                             \
+    X(SGEMM_TILED_TT, sgemm_tiled_tt_aligned, SGEMM_TILED_SET, "tiled")                             \
     X(SGEMM_TILED_NN_EDGE, sgemm_tiled_nn_edge, SGEMM_TILED_SET, "tiled")                           \
     X(SGEMM_TILED_NT_EDGE, sgemm_tiled_nt_edge, SGEMM_TILED_SET, "tiled")                           \
     X(SGEMM_TILED_TN_EDGE, sgemm_tiled_tn_edge, SGEMM_TILED_SET, "tiled")                           \
     X(SGEMM_TILED_TT_EDGE, sgemm_tiled_tt_edge, SGEMM_TILED_SET, "tiled")                           \
+    X(SGEMM_TILED_NN_SHIFTED, sgemm_tiled_nn_shifted, SGEMM_TILED_SET, "tiled")                     \
+    X(SGEMM_TILED_NT_SHIFTED, sgemm_tiled_nt_shifted, SGEMM_TILED_SET, "tiled")                     \
+    X(SGEMM_TILED_TN_SHIFTED, sgemm_tiled_tn_shifted, SGEMM_TILED_SET, "tiled")                     \
+    X(SGEMM_TILED_TT_SHIFTED, sgemm_tiled_tt_shifted, SGEMM_TILED_SET, "tiled")                     \
     X(SGEMM_SMALL, sgemm_small, SGEMM_SMALL_SET, "small")                                           \
     X(SGEMM_SCALE, sgemm_scale, SGEMM_SMALL_SET, "scale")                                           \
     X(SGEMM_SPLIT_SUM, sgemm_split_sum, SGEMM_SMALL_SET, "split-sum")                               \

@@ -385,15 +385,30 @@ static int stages_pay(const struct sgemm_call *c)
     return product_reaches(c, TUNE_SGEMM_STAGE_CUBE);
 }
 
+// Off-tile shapes take the shifted kernels, whose border tiles move back
+// inside the matrix (and whose first step of k starts before it), where the
+// matrix holds a whole tile each way and every load vector (`vec` floats:
+// along M or N where the operand is contiguous that way, else along K) stays
+// whole: their tile loop is the aligned kernels', without guards.
+static int shifts(const struct sgemm_call *c, const struct sgemm_tiles *tiles, int vec)
+{
+    cl_uint a_along = c->a_mn_contig ? c->m : c->k, b_along = c->b_k_contig ? c->k : c->n;
+    return c->m >= (cl_uint)tiles->bm && c->n >= (cl_uint)tiles->bn && divides(a_along, vec) &&
+           divides(b_along, vec);
+}
+
 // The tiled plan of call c (its operands as the kernel reads them), with
 // `staged` floats of workspace taken before split k's partial products.
 static void plan_tiled(const struct sgemm_call *c, size_t staged, struct sgemm_plan *p)
 {
-    static const enum kernel_id kernels[2][2][2] = {
+    static const enum kernel_id kernels[3][2][2] = {
         {{KERNEL_SGEMM_TILED_NN, KERNEL_SGEMM_TILED_NT}, {KERNEL_SGEMM_TILED_TN, KERNEL_SGEMM_TILED_TT}},
         {{KERNEL_SGEMM_TILED_NN_EDGE, KERNEL_SGEMM_TILED_NT_EDGE},
          {KERNEL_SGEMM_TILED_TN_EDGE, KERNEL_SGEMM_TILED_TT_EDGE}},
+        {{KERNEL_SGEMM_TILED_NN_SHIFTED, KERNEL_SGEMM_TILED_NT_SHIFTED},
+         {KERNEL_SGEMM_TILED_TN_SHIFTED, KERNEL_SGEMM_TILED_TT_SHIFTED}},
     };
+    static const char *const edge_names[3] = {"", "/edge", "/shifted"};
     const int *t = c->ctx->profile.tune;
     struct sgemm_tiles tiles, mid_tiles;
     tiles_of(t, 0, &tiles);
@@ -421,6 +436,8 @@ static void plan_tiled(const struct sgemm_call *c, size_t staged, struct sgemm_p
     vector = vector && (c_aligned || sums(p));
     int edge = c->m % (cl_uint)tiles.bm || c->n % (cl_uint)tiles.bn || c->k % (cl_uint)tiles.bk;
     int load_vec = t[TUNE_SGEMM_LOAD_VEC];
+    if (edge && shifts(c, &tiles, vector ? load_vec : 1))
+        edge = 2;
     // A product staged through the workspace in one slice takes the plain
     // programs: the split program's slice arithmetic costs speed.
     enum program_id program = p->slices > 1 ? PROGRAM_SGEMM_TILED_SPLIT
@@ -438,7 +455,7 @@ static void plan_tiled(const struct sgemm_call *c, size_t staged, struct sgemm_p
     if (p->slices > 1)
         snprintf(split, sizeof split, "split-k%u:", (unsigned)p->slices);
     snprintf(p->op.variant, sizeof p->op.variant, "%stiled-%dx%dx%d/%s%s/%s", split, tiles.bm,
-             tiles.bn, tiles.bk, loads, edge ? "/edge" : "", orientation(c));
+             tiles.bn, tiles.bk, loads, edge_names[edge], orientation(c));
 }
 
 // A K-contiguous B costs the tiled kernels a transposing store into local
