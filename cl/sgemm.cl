@@ -209,25 +209,6 @@ INLINE void tile_load(lanes_g *regs, const __global float *corner, const ulong *
     }
 }
 
-// The first tile of a shifted kernel (tiled_gemm): the steps of k before
-// k_skip lie before the matrix and read as 0. k_skip is a multiple of VG, so
-// each vector is wholly in or out; `corner` is at k = -k_skip.
-INLINE void tile_load_skipping(lanes_g *regs, const __global float *corner, const ulong *offsets,
-                               uint lid, uint extent, int mn_contig, uint k_skip)
-{
-#pragma unroll
-    for (uint r = 0; r < MAX_ROUNDS; ++r) {
-        if (!HAS_VECTOR(extent, lid, r))
-            continue;
-        uint x, p;
-        tile_position(lid, r, extent, mn_contig, &x, &p);
-        if (p >= k_skip)
-            regs[r].v = *(const __global floatg *)(corner + offsets[r]);
-        else
-            regs[r].v = (floatg)0.0f;
-    }
-}
-
 // Stores the share into the local tile (k-major, pitch `pitch`): whole
 // vectors where they run along x, transposed element by element otherwise.
 INLINE void tile_store(__local float *tile, uint pitch, const lanes_g *regs, uint lid, uint extent,
@@ -317,14 +298,15 @@ INLINE void tile_write(__global float *c, ulong ldc, const float *acc, uint m_fi
 // crosses M or N (every load and store guarded); guard_k: K may end inside a
 // step of BK (that step's loads guarded). shifted: the tile lies inside the
 // matrix, its first m_first rows and n_first columns another tile's (not
-// stored), and k runs from -k_skip (those steps read as 0), so that every
-// step after the first is whole and unguarded, as in the aligned kernels.
+// stored), and the partial step of k at its end, if any, goes first (the
+// one guarded load), so that every later step is whole and unguarded, as in
+// the aligned kernels.
 INLINE void tile_product(uint M, uint N, uint K, float alpha, float beta, const __global float *a,
                          ulong lda, const __global float *b, ulong ldb, __global float *c,
                          ulong ldc, __local float *as, __local float *bs,
                          int a_mn_contig, int b_mn_contig, uint m0, uint n0, uint lid, uint tx,
                          uint ty, int guard_mn, int guard_k, int shifted, uint m_first,
-                         uint n_first, uint k_skip)
+                         uint n_first)
 {
     // A's tile corner moves BK along k per step: BK elements along a
     // K-contiguous row, BK rows of an M-contiguous matrix.
@@ -334,13 +316,13 @@ INLINE void tile_product(uint M, uint N, uint K, float alpha, float beta, const 
     ulong a_offsets[MAX_ROUNDS], b_offsets[MAX_ROUNDS];
     tile_offsets(a_offsets, lid, BM, a_mn_contig, lda);
     tile_offsets(b_offsets, lid, BN, b_mn_contig, ldb);
-    // Shifted: step s >= 1 reads from k = s * BK - k_skip, from corners moved
-    // back by k_skip (the loop's address arithmetic is the aligned kernels'
-    // as written: the NVIDIA compiler's code for it follows that form).
-    const __global float *a_from =
-        shifted ? a_corner - (a_mn_contig ? k_skip * lda : k_skip) : a_corner;
-    const __global float *b_from =
-        shifted ? b_corner - (b_mn_contig ? k_skip * ldb : k_skip) : b_corner;
+    // Shifted with a partial step: step s >= 1 reads from k = (s - 1) BK,
+    // from corners a step back (the loop's address arithmetic is the aligned
+    // kernels' as written: the NVIDIA compiler's code for it follows that
+    // form).
+    uint k_tail = shifted ? K % BK : 0;
+    const __global float *a_from = k_tail ? a_corner - a_step : a_corner;
+    const __global float *b_from = k_tail ? b_corner - b_step : b_corner;
     uint m_left = M - m0, n_left = N - n0;
 
     float acc[TM * TN];
@@ -349,11 +331,13 @@ INLINE void tile_product(uint M, uint N, uint K, float alpha, float beta, const 
         acc[i] = 0.0f;
     lanes_g a_regs[MAX_ROUNDS], b_regs[MAX_ROUNDS];
 
-    uint steps = shifted ? (K + k_skip) / BK : (K + BK - 1) / BK;
+    uint steps = (K + BK - 1) / BK;
     int guarded = guard_mn || (guard_k && K < BK);
-    if (shifted) {
-        tile_load_skipping(a_regs, a_from, a_offsets, lid, BM, a_mn_contig, k_skip);
-        tile_load_skipping(b_regs, b_from, b_offsets, lid, BN, b_mn_contig, k_skip);
+    if (k_tail) {
+        tile_load(a_regs, a_corner + K / BK * a_step, a_offsets, lid, BM, a_mn_contig, 1, BM,
+                  k_tail);
+        tile_load(b_regs, b_corner + K / BK * b_step, b_offsets, lid, BN, b_mn_contig, 1, BN,
+                  k_tail);
     } else {
         tile_load(a_regs, a_corner, a_offsets, lid, BM, a_mn_contig, guarded, m_left, K);
         tile_load(b_regs, b_corner, b_offsets, lid, BN, b_mn_contig, guarded, n_left, K);
@@ -450,20 +434,19 @@ INLINE void tiled_gemm(uint M, uint N, uint K, uint k_slice, float alpha, float 
     // One copy of the tile loop, its guards decided per tile at run time
     // (doc/performance.md says why not a copy per kind of tile). The shifted
     // kernels move a border tile back inside the matrix instead (the host
-    // takes them where M >= BM, N >= BN, and vectors along M, N or K divide
+    // takes them where M >= BM, N >= BN, and vectors along M or N divide
     // them), so that their loop is the aligned kernels'.
     int shifted = edge == EDGE_SHIFTED;
-    uint m_first = 0, n_first = 0, k_skip = 0;
+    uint m_first = 0, n_first = 0;
     if (shifted) {
         m_first = m0 - min(m0, M - BM);
         n_first = n0 - min(n0, N - BN);
         m0 -= m_first;
         n0 -= n_first;
-        k_skip = (BK - K % BK) % BK;
     }
     int border = edge == EDGE_GUARDED && (M - m0 < BM || N - n0 < BN);
     tile_product(M, N, K, alpha, beta, a, lda, b, ldb, c, ldc, as, bs, a_mn_contig, b_mn_contig, m0,
-                 n0, lid, tx, ty, border, edge == EDGE_GUARDED, shifted, m_first, n_first, k_skip);
+                 n0, lid, tx, ty, border, edge == EDGE_GUARDED, shifted, m_first, n_first);
 }
 
 // The kernels, by orientation (row-major terms: n = as stored, t = transposed)

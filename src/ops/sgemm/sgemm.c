@@ -386,15 +386,14 @@ static int stages_pay(const struct sgemm_call *c)
 }
 
 // Off-tile shapes take the shifted kernels, whose border tiles move back
-// inside the matrix (and whose first step of k starts before it), where the
-// matrix holds a whole tile each way and every load vector (`vec` floats:
-// along M or N where the operand is contiguous that way, else along K) stays
-// whole: their tile loop is the aligned kernels', without guards.
+// inside the matrix (and whose partial step of k goes first), where the
+// matrix holds a whole tile each way and the load vectors (`vec` floats)
+// along M or N stay whole: their tile loop is the aligned kernels', without
+// guards.
 static int shifts(const struct sgemm_call *c, const struct sgemm_tiles *tiles, int vec)
 {
-    cl_uint a_along = c->a_mn_contig ? c->m : c->k, b_along = c->b_k_contig ? c->k : c->n;
-    return c->m >= (cl_uint)tiles->bm && c->n >= (cl_uint)tiles->bn && divides(a_along, vec) &&
-           divides(b_along, vec);
+    return c->m >= (cl_uint)tiles->bm && c->n >= (cl_uint)tiles->bn &&
+           (!c->a_mn_contig || divides(c->m, vec)) && (c->b_k_contig || divides(c->n, vec));
 }
 
 // The tiled plan of call c (its operands as the kernel reads them), with
