@@ -576,6 +576,8 @@ void sgemm_split_sum(uint M, uint N, uint slices, float alpha, float beta,
 // (M rows of N floats) into a workspace whose rows start on 128-byte
 // boundaries (dst_offset and ldd multiples of 32), for the tiled kernels'
 // vector loads: four floats a work-item, read one by one, stored as one.
+// Each row is zero-filled to a multiple of four floats (a product over N
+// rounded up reads them).
 __kernel __attribute__((reqd_work_group_size(SGEMM_SMALL_WG_X, SGEMM_SMALL_WG_Y, 1)))
 void sgemm_stage(uint M, uint N, const __global float *restrict src, ulong src_offset, ulong lds,
                  __global float *restrict dst, ulong dst_offset, ulong ldd)
@@ -588,8 +590,8 @@ void sgemm_stage(uint M, uint N, const __global float *restrict src, ulong src_o
     if (j + 4 <= N) {
         *(__global float4 *)to = (float4)(from[0], from[1], from[2], from[3]);
     } else {
-        for (uint q = 0; q < N - j; ++q)
-            to[q] = from[q];
+        for (uint q = 0; q < 4; ++q)
+            to[q] = j + q < N ? from[q] : 0.0f;
     }
 }
 

@@ -323,7 +323,8 @@ static const struct config configs[] = {
       {"split-k", "/shifted/", NULL}}},
     {TILED_STAGED,
      {{"packed-b,staged-a", NULL, NULL}, {"packed-b,staged-c:tiled-16x16x8/vec4", NULL, NULL},
-      {"staged-abc:tiled-16x16x8/vec4", NULL, NULL}, {"packed-b:tiled-16x16x8/vec4/", NULL, NULL}}},
+      {"staged-abc:tiled-16x16x8/vec4", NULL, NULL}, {"packed-b:tiled-16x16x8/vec4/", NULL, NULL},
+      {"staged-", ",padded-n:tiled-16x16x8/vec4/shifted/nn", NULL}}},
     {TILED_MID,
      {{"tiled-16x32x4/vec4/nn", NULL, NULL}, {"tiled-16x32x4/vec4/edge", NULL, NULL},
       {"tiled-16x32x4/scalar", NULL, NULL}, {"tiled-16x32x4/vec4/shifted", NULL, NULL}}},
@@ -339,6 +340,7 @@ static const struct config configs[] = {
 
 static const struct shape tiny_shapes[] = {
     {1, 1, 1}, {2, 3, 5}, {16, 16, 8}, {17, 15, 9}, {32, 64, 16}, {20, 36, 12}, {36, 20, 20},
+    {20, 37, 12},
 };
 
 static const struct shape shapes[] = {

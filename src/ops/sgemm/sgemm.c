@@ -160,6 +160,7 @@ struct sgemm_plan {
     struct op_plan op;
     struct geometry g;
     int pack_b, stage_a, stage_b; // the plan is for staged_call's operands
+    int pad_n;                    // staged_call's n rounded up to the load vector (see pads_n)
     int stage_c;                  // the product goes through the workspace, as split k's do
     cl_uint slices, k_slice;      // split k: slices of k_slice steps (1 slice: K)
 };
@@ -494,7 +495,27 @@ static struct sgemm_call staged_call(const struct sgemm_call *c, const struct sg
         staged.a_offset = w.a_at;
         staged.lda = w.lda;
     }
+    if (p->pad_n)
+        staged.n = (cl_uint)round_up(c->n, (size_t)tune(c->ctx, TUNE_SGEMM_LOAD_VEC));
     return staged;
+}
+
+// The plan's kernel guards its loads at the edges (the edge kernels).
+static int guards_edges(const struct sgemm_plan *p)
+{
+    return p->op.kernel == KERNEL_SGEMM_TILED_NN_EDGE || p->op.kernel == KERNEL_SGEMM_TILED_NT_EDGE ||
+           p->op.kernel == KERNEL_SGEMM_TILED_TN_EDGE || p->op.kernel == KERNEL_SGEMM_TILED_TT_EDGE;
+}
+
+// A staged N-contiguous B whose n is off the load vector leaves the edge
+// kernels (a shifted tile would start off the vector). Where the product
+// goes to the workspace anyway, it runs over n rounded up to the vector
+// instead: the staged rows hold zeros there (sgemm_stage), the workspace's
+// rows room for them, and only n columns reach C.
+static int pads_n(const struct sgemm_call *c, const struct sgemm_plan *p)
+{
+    return p->stage_b && !c->b_k_contig && sums(p) &&
+           !divides(c->n, tune(c->ctx, TUNE_SGEMM_LOAD_VEC));
 }
 
 static void plan_tiled_call(const struct sgemm_call *c, struct sgemm_plan *p)
@@ -516,14 +537,22 @@ static void plan_tiled_call(const struct sgemm_call *c, struct sgemm_plan *p)
         staged = staged_call(c, p, NULL);
         plan_tiled(&staged, staged_floats, p);
     }
-    // "packed-b:", "staged-ab:", "packed-b,staged-ac:" ...
-    char prefix[32] = "", staged_letters[4] = "";
+    if (pads_n(c, p)) {
+        struct sgemm_plan padded = *p;
+        padded.pad_n = 1;
+        staged = staged_call(c, &padded, NULL);
+        plan_tiled(&staged, staged_floats, &padded);
+        if (sums(&padded) && !guards_edges(&padded))
+            *p = padded;
+    }
+    // "packed-b:", "staged-ab:", "packed-b,staged-ac:", "staged-bc,padded-n:" ...
+    char prefix[48] = "", staged_letters[4] = "";
     snprintf(staged_letters, sizeof staged_letters, "%s%s%s", p->stage_a ? "a" : "", p->stage_b ? "b" : "",
              p->stage_c ? "c" : "");
     if (p->pack_b || staged_letters[0])
-        snprintf(prefix, sizeof prefix, "%s%s%s%s:", p->pack_b ? "packed-b" : "",
+        snprintf(prefix, sizeof prefix, "%s%s%s%s%s:", p->pack_b ? "packed-b" : "",
                  p->pack_b && staged_letters[0] ? "," : "", staged_letters[0] ? "staged-" : "",
-                 staged_letters);
+                 staged_letters, p->pad_n ? ",padded-n" : "");
     name_prefix(p->op.variant, sizeof p->op.variant, prefix);
 }
 
