@@ -451,8 +451,9 @@ INLINE void tiled_gemm(uint M, uint N, uint K, uint k_slice, float alpha, float 
 
 // The kernels, by orientation (row-major terms: n = as stored, t = transposed)
 // and by edge handling. No kernel's name starts with another's: Oclgrind
-// counts a kernel's local arrays by name prefix. C never aliases A or B (BLAS; the host refuses
-// overlaps within a buffer), so the pointers are restrict: read-only loads.
+// counts a kernel's local arrays by name prefix. C never aliases A or B
+// (BLAS; the host refuses overlaps within a buffer), so the pointers are
+// restrict: read-only loads.
 #define DEFINE_TILED_KERNEL(NAME, A_MN_CONTIG, B_MN_CONTIG, EDGE)                                  \
     __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void NAME(                       \
         uint M, uint N, uint K, float alpha, float beta, const __global float *restrict a,        \
