@@ -153,6 +153,11 @@ static tailor_status check(const struct profile *profile, const tailor_device_in
     return TAILOR_SUCCESS;
 }
 
+// How the tiled kernels meet shapes that are not whole tiles (the rows of
+// plan_tiled's kernel table): none to meet, guarded loads and stores, or
+// border tiles shifted back inside the matrix.
+enum tile_edges { EDGES_NONE, EDGES_GUARDED, EDGES_SHIFTED };
+
 // One launch of one kernel over a 3-D geometry; for the tiled kernels, also
 // the launches around it: B transposed or an operand copied to aligned rows
 // in the workspace before, and the slices of a split k summed after.
@@ -162,6 +167,7 @@ struct sgemm_plan {
     int pack_b, stage_a, stage_b; // the plan is for staged_call's operands
     int pad_n;                    // staged_call's n rounded up to the load vector (see pads_n)
     int stage_c;                  // the product goes through the workspace, as split k's do
+    enum tile_edges edges;        // the tiled kernel's
     cl_uint slices, k_slice;      // split k: slices of k_slice steps (1 slice: K)
 };
 
@@ -401,14 +407,14 @@ static int shifts(const struct sgemm_call *c, const struct sgemm_tiles *tiles, i
 // `staged` floats of workspace taken before split k's partial products.
 static void plan_tiled(const struct sgemm_call *c, size_t staged, struct sgemm_plan *p)
 {
-    static const enum kernel_id kernels[3][2][2] = {
+    static const enum kernel_id kernels[EDGES_SHIFTED + 1][2][2] = {
         {{KERNEL_SGEMM_TILED_NN, KERNEL_SGEMM_TILED_NT}, {KERNEL_SGEMM_TILED_TN, KERNEL_SGEMM_TILED_TT}},
         {{KERNEL_SGEMM_TILED_NN_EDGE, KERNEL_SGEMM_TILED_NT_EDGE},
          {KERNEL_SGEMM_TILED_TN_EDGE, KERNEL_SGEMM_TILED_TT_EDGE}},
         {{KERNEL_SGEMM_TILED_NN_SHIFTED, KERNEL_SGEMM_TILED_NT_SHIFTED},
          {KERNEL_SGEMM_TILED_TN_SHIFTED, KERNEL_SGEMM_TILED_TT_SHIFTED}},
     };
-    static const char *const edge_names[3] = {"", "/edge", "/shifted"};
+    static const char *const edge_names[EDGES_SHIFTED + 1] = {"", "/edge", "/shifted"};
     const int *t = c->ctx->profile.tune;
     struct sgemm_tiles tiles, mid_tiles;
     tiles_of(t, 0, &tiles);
@@ -434,10 +440,11 @@ static void plan_tiled(const struct sgemm_call *c, size_t staged, struct sgemm_p
     p->stage_c = vector && !c_aligned && !mid && p->slices == 1 && stages_pay(c) &&
                  partials_fit(c, staged, 1);
     vector = vector && (c_aligned || sums(p));
-    int edge = c->m % (cl_uint)tiles.bm || c->n % (cl_uint)tiles.bn || c->k % (cl_uint)tiles.bk;
     int load_vec = t[TUNE_SGEMM_LOAD_VEC];
-    if (edge && shifts(c, &tiles, vector ? load_vec : 1))
-        edge = 2;
+    int whole = divides(c->m, tiles.bm) && divides(c->n, tiles.bn) && divides(c->k, tiles.bk);
+    p->edges = whole                                      ? EDGES_NONE
+               : shifts(c, &tiles, vector ? load_vec : 1) ? EDGES_SHIFTED
+                                                          : EDGES_GUARDED;
     // A product staged through the workspace in one slice takes the plain
     // programs: the split program's slice arithmetic costs speed.
     enum program_id program = p->slices > 1 ? PROGRAM_SGEMM_TILED_SPLIT
@@ -448,14 +455,14 @@ static void plan_tiled(const struct sgemm_call *c, size_t staged, struct sgemm_p
     size_t swizzle = (size_t)t[TUNE_SGEMM_SWIZZLE];
     p->g = spread_rows(swizzle * ceil_div(c->n, (size_t)tiles.bn) * threads * p->slices, threads,
                        ceil_div(ceil_div(c->m, (size_t)tiles.bm), swizzle), 1);
-    p->op = (struct op_plan){program, kernels[edge][c->a_mn_contig][c->b_k_contig], 1, ""};
+    p->op = (struct op_plan){program, kernels[p->edges][c->a_mn_contig][c->b_k_contig], 1, ""};
     char loads[16] = "scalar", split[24] = "";
     if (vector)
         snprintf(loads, sizeof loads, "vec%d", load_vec);
     if (p->slices > 1)
         snprintf(split, sizeof split, "split-k%u:", (unsigned)p->slices);
     snprintf(p->op.variant, sizeof p->op.variant, "%stiled-%dx%dx%d/%s%s/%s", split, tiles.bm,
-             tiles.bn, tiles.bk, loads, edge_names[edge], orientation(c));
+             tiles.bn, tiles.bk, loads, edge_names[p->edges], orientation(c));
 }
 
 // A K-contiguous B costs the tiled kernels a transposing store into local
@@ -500,13 +507,6 @@ static struct sgemm_call staged_call(const struct sgemm_call *c, const struct sg
     return staged;
 }
 
-// The plan's kernel guards its loads at the edges (the edge kernels).
-static int guards_edges(const struct sgemm_plan *p)
-{
-    return p->op.kernel == KERNEL_SGEMM_TILED_NN_EDGE || p->op.kernel == KERNEL_SGEMM_TILED_NT_EDGE ||
-           p->op.kernel == KERNEL_SGEMM_TILED_TN_EDGE || p->op.kernel == KERNEL_SGEMM_TILED_TT_EDGE;
-}
-
 // A staged N-contiguous B whose n is off the load vector leaves the edge
 // kernels (a shifted tile would start off the vector). Where the product
 // goes to the workspace anyway, it runs over n rounded up to the vector
@@ -542,7 +542,7 @@ static void plan_tiled_call(const struct sgemm_call *c, struct sgemm_plan *p)
         padded.pad_n = 1;
         staged = staged_call(c, &padded, NULL);
         plan_tiled(&staged, staged_floats, &padded);
-        if (sums(&padded) && !guards_edges(&padded))
+        if (sums(&padded) && padded.edges != EDGES_GUARDED)
             *p = padded;
     }
     // "packed-b:", "staged-ab:", "packed-b,staged-ac:", "staged-bc,padded-n:" ...
