@@ -91,6 +91,11 @@ INLINE uint group_row(void)
 //   after them, so one barrier per step remains and load latency hides.
 // - Swizzled tile order: SWIZZLE tile rows form a band walked column by
 //   column, so concurrently running groups share A and B panels in L2.
+// - Sliced k (CUTLASS's term): SLICED_K sets of TX x TY work-items each
+//   multiply their share of every local step of k into a register tile of
+//   their own, summed through local memory at the end. A tile with few
+//   work-items (the mid tiles) gets more warps to hide latency with, where
+//   there are too few tiles to add them by running more groups.
 // - Edges without padding copies: the _edge kernels zero-fill loads outside
 //   the matrices and guard their stores, only in the tiles that cross an edge;
 //   the host picks the unguarded kernels when M, N, K are tile multiples.
@@ -107,6 +112,7 @@ INLINE uint group_row(void)
 #define WARP_TY SGEMM_MID_WARP_TY
 #define DOUBLE_BUFFER SGEMM_MID_DOUBLE_BUFFER
 #define PREFETCH SGEMM_MID_PREFETCH
+#define SLICED_K SGEMM_MID_SLICED_K
 #else
 #define BM SGEMM_BM
 #define BN SGEMM_BN
@@ -119,11 +125,14 @@ INLINE uint group_row(void)
 #define WARP_TY SGEMM_WARP_TY
 #define DOUBLE_BUFFER SGEMM_DOUBLE_BUFFER
 #define PREFETCH SGEMM_PREFETCH
+#define SLICED_K SGEMM_SLICED_K
 #endif
 
 #define TX (BN / TN) // work-items along N
 #define TY (BM / TM) // work-items along M
-#define THREADS (TX * TY)
+#define TILE_THREADS (TX * TY) // one slice of k's work-items
+#define THREADS (TILE_THREADS * SLICED_K)
+#define SLICE_BK (BK / SLICED_K) // steps of a local tile each slice multiplies
 #if SGEMM_VECTOR_LOADS
 #define VG SGEMM_LOAD_VEC // global load width; C is stored VWN wide
 #else
@@ -148,7 +157,8 @@ typedef VECTYPE(VWN) floatn;
 DEFINE_LANES(lanes_g, VG);
 DEFINE_LANES(lanes_n, VWN);
 
-#if (BM % TM) || (BN % TN) || (TM % VWM) || (TN % VWN) || (BK % (VG * KT))
+#if (BM % TM) || (BN % TN) || (TM % VWM) || (TN % VWN) || (BK % (VG * KT)) || (BK % SLICED_K) || \
+    (TM % SLICED_K)
 #error "inconsistent SGEMM tile parameters (the profile checks should have refused them)"
 #endif
 
@@ -230,13 +240,14 @@ INLINE void tile_store(__local float *tile, uint pitch, const lanes_g *regs, uin
     }
 }
 
-// The FMAs of one local tile pair: per k, TM/VWM vectors of A and TN/VWN of
-// B from local memory, then TM x TN fused multiply-adds into registers.
+// The FMAs of one slice of a local tile pair (its first step at as, bs):
+// per k, TM/VWM vectors of A and TN/VWN of B from local memory, then TM x TN
+// fused multiply-adds into registers.
 INLINE void tile_multiply(float *acc, const __local float *as, const __local float *bs, uint tx,
                           uint ty)
 {
 #pragma unroll
-    for (uint kk = 0; kk < BK; ++kk) {
+    for (uint kk = 0; kk < SLICE_BK; ++kk) {
         float a[TM], b[TN];
 #pragma unroll
         for (uint q = 0; q < TM / VWM; ++q)
@@ -254,18 +265,20 @@ INLINE void tile_multiply(float *acc, const __local float *as, const __local flo
     }
 }
 
-// C = alpha * acc + beta * C for the work-item's register tile; beta == 0
-// writes without reading C. Tiles inside C store whole VWN-vectors where the
+// C = alpha * acc + beta * C for rows i0 .. i0 + TM / SLICED_K - 1 of the
+// work-item's register tile, held in acc; beta == 0 writes without reading C. Tiles inside C store whole VWN-vectors where the
 // program has vector access; tiles across an edge store element by element,
 // skipping rows and columns past M and N. (Deciding per vector inside one
 // loop nest was miscompiled by POCL 3.1's LLVM 15 into stores past N.)
 INLINE void tile_write(__global float *c, ulong ldc, const float *acc, uint m_first, uint m_left,
-                       uint n_first, uint n_left, uint tx, uint ty, float alpha, float beta, int edge)
+                       uint n_first, uint n_left, uint tx, uint ty, uint i0, float alpha,
+                       float beta, int edge)
 {
     if (SGEMM_VECTOR_LOADS &&
         (!edge || (m_first == 0 && n_first == 0 && m_left >= BM && n_left >= BN))) {
 #pragma unroll
-        for (uint i = 0; i < TM; ++i) {
+        for (uint r = 0; r < TM / SLICED_K; ++r) {
+            uint i = i0 + r;
             __global float *c_row = c + (ulong)((i / VWM * TY + ty) * VWM + i % VWM) * ldc;
 #pragma unroll
             for (uint q = 0; q < TN / VWN; ++q) {
@@ -273,21 +286,22 @@ INLINE void tile_write(__global float *c, ulong ldc, const float *acc, uint m_fi
                 lanes_n value;
 #pragma unroll
                 for (uint w = 0; w < VWN; ++w)
-                    value.s[w] = alpha * acc[i * TN + q * VWN + w];
+                    value.s[w] = alpha * acc[r * TN + q * VWN + w];
                 *out = beta == 0.0f ? value.v : fma(beta, *out, value.v);
             }
         }
         return;
     }
 #pragma unroll
-    for (uint i = 0; i < TM; ++i) {
+    for (uint r = 0; r < TM / SLICED_K; ++r) {
+        uint i = i0 + r;
         uint row = (i / VWM * TY + ty) * VWM + i % VWM;
         __global float *c_row = c + (ulong)row * ldc;
 #pragma unroll
         for (uint j = 0; j < TN; ++j) {
             uint col = (j / VWN * TX + tx) * VWN + j % VWN;
             if (!edge || (row >= m_first && row < m_left && col >= n_first && col < n_left)) {
-                float value = alpha * acc[i * TN + j];
+                float value = alpha * acc[r * TN + j];
                 c_row[col] = beta == 0.0f ? value : fma(beta, c_row[col], value);
             }
         }
@@ -324,6 +338,7 @@ INLINE void tile_product(uint M, uint N, uint K, float alpha, float beta, const 
     const __global float *a_from = k_tail ? a_corner - a_step : a_corner;
     const __global float *b_from = k_tail ? b_corner - b_step : b_corner;
     uint m_left = M - m0, n_left = N - n0;
+    uint part = SLICED_K > 1 ? lid / TILE_THREADS : 0;
 
     float acc[TM * TN];
 #pragma unroll
@@ -358,7 +373,8 @@ INLINE void tile_product(uint M, uint N, uint K, float alpha, float beta, const 
             tile_load(b_regs, b_from + (step + 1) * b_step, b_offsets, lid, BN, b_mn_contig,
                       guarded, n_left, K - next_k);
         }
-        tile_multiply(acc, as + buffer * BK * LDAS, bs + buffer * BK * LDBS, tx, ty);
+        tile_multiply(acc, as + (buffer * BK + part * SLICE_BK) * LDAS,
+                      bs + (buffer * BK + part * SLICE_BK) * LDBS, tx, ty);
         if (!more)
             break;
         if (!PREFETCH) {
@@ -377,8 +393,32 @@ INLINE void tile_product(uint M, uint N, uint K, float alpha, float beta, const 
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
-    tile_write(c + (ulong)m0 * ldc + n0, ldc, acc, m_first, m_left, n_first, n_left, tx, ty, alpha,
-               beta, guard_mn || shifted);
+#if SLICED_K > 1
+    // The slices' register tiles are summed through local memory, over the
+    // tiles (once every slice has read its last ones), and each slice writes
+    // TM / SLICED_K rows of the sum. (All work-items take the same path:
+    // POCL 3.1 miscompiled versions in which the slices branched on their
+    // index after these barriers.)
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint in_slice = lid % TILE_THREADS;
+#pragma unroll
+    for (uint i = 0; i < TM * TN; ++i)
+        as[(part * TM * TN + i) * TILE_THREADS + in_slice] = acc[i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint i0 = part * (TM / SLICED_K);
+#pragma unroll
+    for (uint r = 0; r < TM / SLICED_K * TN; ++r) {
+        float sum = 0.0f;
+#pragma unroll
+        for (uint s = 0; s < SLICED_K; ++s)
+            sum += as[(s * TM * TN + i0 * TN + r) * TILE_THREADS + in_slice];
+        acc[r] = sum;
+    }
+#else
+    uint i0 = 0;
+#endif
+    tile_write(c + (ulong)m0 * ldc + n0, ldc, acc, m_first, m_left, n_first, n_left, tx, ty, i0,
+               alpha, beta, guard_mn || shifted);
 }
 
 // One work-group's tile of C. a_mn_contig: A is M-contiguous; b_mn_contig: B
@@ -420,11 +460,12 @@ INLINE void tiled_gemm(uint M, uint N, uint K, uint k_slice, float alpha, float 
     // Warp tiling: lane l of warp w sits in a WARP_TX x WARP_TY patch, its
     // bit 0 picking the patch's row where SGEMM_WARP_INTERLEAVE is set.
     // (Constant conditions: no WARP_TY or WARP_INTERLEAVE under an #if, so
-    // every program reads them.)
-    uint tx = lid % TX, ty = lid / TX;
+    // every program reads them.) Each slice of k has the same layout.
+    uint in_slice = SLICED_K > 1 ? lid % TILE_THREADS : lid;
+    uint tx = in_slice % TX, ty = in_slice / TX;
     if (WARP_TX > 0) {
         const uint wx = WARP_TX > 0 ? WARP_TX : 1, wy = WARP_TY > 0 ? WARP_TY : 1;
-        uint lanes = wx * wy, warp = lid / lanes, lane = lid % lanes;
+        uint lanes = wx * wy, warp = in_slice / lanes, lane = in_slice % lanes;
         uint lane_x = SGEMM_WARP_INTERLEAVE ? lane / 2 % wx : lane % wx;
         uint lane_y = SGEMM_WARP_INTERLEAVE ? lane / (2 * wx) * 2 + lane % 2 : lane / wx;
         tx = warp % (TX / wx) * wx + lane_x;
@@ -454,13 +495,16 @@ INLINE void tiled_gemm(uint M, uint N, uint K, uint k_slice, float alpha, float 
 // counts a kernel's local arrays by name prefix. C never aliases A or B
 // (BLAS; the host refuses overlaps within a buffer), so the pointers are
 // restrict: read-only loads.
+// The A tiles' array also holds the slices' register tiles at the end.
+#define SLICE_SUM_FLOATS (SLICED_K > 1 ? SLICED_K * BM * BN : 0)
+#define A_TILE_FLOATS (SLICE_SUM_FLOATS > NBUF * BK * LDAS ? SLICE_SUM_FLOATS : NBUF * BK * LDAS)
 #define DEFINE_TILED_KERNEL(NAME, A_MN_CONTIG, B_MN_CONTIG, EDGE)                                  \
     __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void NAME(                       \
         uint M, uint N, uint K, float alpha, float beta, const __global float *restrict a,        \
         ulong a_offset, ulong lda, const __global float *restrict b, ulong b_offset, ulong ldb,   \
         __global float *restrict c, ulong c_offset, ulong ldc, uint k_slice, ulong c_slice)       \
     {                                                                                              \
-        __local float as[NBUF * BK * LDAS] __attribute__((aligned(32)));                          \
+        __local float as[A_TILE_FLOATS] __attribute__((aligned(32)));                             \
         __local float bs[NBUF * BK * LDBS] __attribute__((aligned(32)));                          \
         tiled_gemm(M, N, K, k_slice, alpha, beta, a + a_offset, lda, b + b_offset, ldb,            \
                    c + c_offset, ldc, c_slice, as, bs, A_MN_CONTIG, B_MN_CONTIG, EDGE);            \

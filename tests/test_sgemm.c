@@ -266,19 +266,21 @@ struct config {
     NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_MID_PERCENT=0,"                   \
     "SGEMM_BM=16,SGEMM_BN=16,SGEMM_BK=8,SGEMM_TM=4,SGEMM_TN=4,SGEMM_VWM=4,SGEMM_VWN=4"
 // Double buffering, register prefetch, interleaved warp patches,
-// k-side-by-side loads, padding, swizzle and unequal vector widths.
+// k-side-by-side loads, padding, swizzle, unequal vector widths and four
+// slices of k (a register tile row each).
 #define TILED_B                                                                                     \
     NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_MID_PERCENT=0,"                   \
     "SGEMM_BM=32,SGEMM_BN=16,SGEMM_BK=8,SGEMM_TM=4,SGEMM_TN=2,SGEMM_VWM=4,SGEMM_VWN=2,"              \
     "SGEMM_WARP_TX=4,SGEMM_WARP_TY=2,SGEMM_WARP_INTERLEAVE=1,SGEMM_LOAD_VEC=2,SGEMM_KTHREADS=2,"     \
     "SGEMM_PAD_A=4,"                                                                                \
-    "SGEMM_PAD_B=2,SGEMM_DOUBLE_BUFFER=1,SGEMM_PREFETCH=1,SGEMM_SWIZZLE=2"
-// The mid tile set, single buffer with register prefetch; idle loaders.
+    "SGEMM_PAD_B=2,SGEMM_DOUBLE_BUFFER=1,SGEMM_PREFETCH=1,SGEMM_SWIZZLE=2,SGEMM_SLICED_K=4"
+// The mid tile set, single buffer with register prefetch, two slices of k
+// (their sums need more local memory than the tiles); idle loaders.
 #define TILED_MID                                                                                   \
     NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_MID_PERCENT=100000,"              \
     "SGEMM_MID_BM=16,SGEMM_MID_BN=32,SGEMM_MID_BK=4,SGEMM_MID_TM=2,SGEMM_MID_TN=4,"                  \
     "SGEMM_MID_VWM=2,SGEMM_MID_VWN=4,SGEMM_MID_WARP_TX=2,SGEMM_MID_WARP_TY=4,SGEMM_MID_PREFETCH=1,"      \
-    "SGEMM_SWIZZLE=4"
+    "SGEMM_MID_SLICED_K=2,SGEMM_SWIZZLE=4"
 // B transposed into a workspace first wherever it is stored transposed.
 #define TILED_PACKED TILED_A ",SGEMM_PACK_B_MIN_M=1"
 // Split k wherever k has two slices of at least 8 steps (mid tiles where it
@@ -310,15 +312,16 @@ static const struct config configs[] = {
       {"/scalar/edge/", NULL, NULL}, {"tiled-16x16x8/vec4/shifted/nn", NULL, NULL},
       {"tiled-16x16x8/vec4/shifted/nt", NULL, NULL}, {"tiled-16x16x8/scalar/shifted/", NULL, NULL}}},
     {TILED_B,
-     {{"tiled-32x16x8/vec2/nt", NULL, NULL}, {"tiled-32x16x8/vec2/tn", NULL, NULL},
-      {"tiled-32x16x8/vec2/edge/", "tt", NULL}, {"tiled-32x16x8/scalar/", "nn", NULL},
-      {"tiled-32x16x8/vec2/shifted/tn", NULL, NULL}, {"tiled-32x16x8/vec2/shifted/tt", NULL, NULL}}},
+     {{"tiled-32x16x8/vec2/sliced-k4/nt", NULL, NULL}, {"tiled-32x16x8/vec2/sliced-k4/tn", NULL, NULL},
+      {"tiled-32x16x8/vec2/sliced-k4/edge/", "tt", NULL}, {"tiled-32x16x8/scalar/sliced-k4/", "nn", NULL},
+      {"tiled-32x16x8/vec2/sliced-k4/shifted/tn", NULL, NULL},
+      {"tiled-32x16x8/vec2/sliced-k4/shifted/tt", NULL, NULL}}},
     {TILED_PACKED,
      {{"tiled-16x16x8/vec4/nn", NULL, NULL}, {"packed-b:tiled-16x16x8/vec4/nn", NULL, NULL},
       {"packed-b:tiled-16x16x8/vec4/tn", NULL, NULL}, {"packed-b:tiled-16x16x8/vec4/edge/", NULL, NULL},
       {"packed-b:tiled-16x16x8/scalar/", NULL, NULL}}},
     {TILED_SPLIT,
-     {{"split-k", "tiled-32x16x8/vec2/nn", NULL},
+     {{"split-k", "tiled-32x16x8/vec2/sliced-k4/nn", NULL},
       {"staged-ab:split-k", NULL, NULL}, {"staged-", ":tiled-32x32x16/vec2/", NULL},
       {"split-k", "/shifted/", NULL}}},
     {TILED_STAGED,
@@ -326,8 +329,8 @@ static const struct config configs[] = {
       {"staged-abc:tiled-16x16x8/vec4", NULL, NULL}, {"packed-b:tiled-16x16x8/vec4/", NULL, NULL},
       {"staged-", ",padded-n:tiled-16x16x8/vec4/shifted/nn", NULL}}},
     {TILED_MID,
-     {{"tiled-16x32x4/vec4/nn", NULL, NULL}, {"tiled-16x32x4/vec4/edge", NULL, NULL},
-      {"tiled-16x32x4/scalar", NULL, NULL}, {"tiled-16x32x4/vec4/shifted", NULL, NULL}}},
+     {{"tiled-16x32x4/vec4/sliced-k2/nn", NULL, NULL}, {"tiled-16x32x4/vec4/sliced-k2/edge", NULL, NULL},
+      {"tiled-16x32x4/scalar/sliced-k2", NULL, NULL}, {"tiled-16x32x4/vec4/sliced-k2/shifted", NULL, NULL}}},
     {SMALL, {{"small/nn", NULL, NULL}, {"small/tt", NULL, NULL}}},
     {CPU_A, {{"cpu-blocked-3x8/nn", NULL, NULL}, {"cpu-blocked-3x8/tn", NULL, NULL},
              {"cpu-blocked-3x8/tt", NULL, NULL}, {"cpu-dot-3x3/nt", NULL, NULL}}},

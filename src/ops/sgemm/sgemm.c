@@ -72,7 +72,7 @@ static const char *orientation(const struct sgemm_call *c)
 // One tile set of the tiled kernel as the profile has it (mid = 0: the
 // SGEMM_* set, 1: the SGEMM_MID_* set).
 struct sgemm_tiles {
-    int bm, bn, bk, tm, tn, vwm, vwn, warp_tx, warp_ty, double_buffer, prefetch;
+    int bm, bn, bk, tm, tn, vwm, vwn, warp_tx, warp_ty, double_buffer, prefetch, sliced_k;
 };
 
 static void tiles_of(const int *t, int mid, struct sgemm_tiles *tiles)
@@ -82,7 +82,7 @@ static void tiles_of(const int *t, int mid, struct sgemm_tiles *tiles)
     {                                                                                               \
         t[TUNE_##P##BM], t[TUNE_##P##BN], t[TUNE_##P##BK], t[TUNE_##P##TM], t[TUNE_##P##TN],        \
             t[TUNE_##P##VWM], t[TUNE_##P##VWN], t[TUNE_##P##WARP_TX], t[TUNE_##P##WARP_TY],         \
-            t[TUNE_##P##DOUBLE_BUFFER], t[TUNE_##P##PREFETCH]                                       \
+            t[TUNE_##P##DOUBLE_BUFFER], t[TUNE_##P##PREFETCH], t[TUNE_##P##SLICED_K]                \
     }
     *tiles = mid ? SGEMM_TILES_FROM_(SGEMM_MID_) : SGEMM_TILES_FROM_(SGEMM_);
 #undef SGEMM_TILES_FROM_
@@ -97,8 +97,10 @@ static size_t max_group(const tailor_device_info *facts)
 // A tile set of the tiled SGEMM kernel must split evenly: the register tile
 // into local-memory vectors, the group tile into register tiles, each
 // operand's tile into global-load vectors along either dimension (KTHREADS
-// work-items side by side along k), and fit the device's work-group size and
-// local memory.
+// work-items side by side along k), a local step of k and the register
+// tile's rows into the slices of k, and
+// fit the device's work-group size and local memory (where the A tiles also
+// hold the slices' register tiles at the end).
 static tailor_status check_tiles(const int *t, const tailor_device_info *facts, int mid)
 {
     struct sgemm_tiles s;
@@ -109,7 +111,7 @@ static tailor_status check_tiles(const int *t, const tailor_device_info *facts, 
     REQUIRE(s.tm % s.vwm == 0 && s.tn % s.vwn == 0 && s.bm % s.tm == 0 && s.bn % s.tn == 0,
             TAILOR_ERROR_INVALID_PROFILE,
             "%sVWM must divide %sTM, %sTM divide %sBM (and the same along N)", set, set, set, set);
-    int tx = s.bn / s.tn, ty = s.bm / s.tm, threads = tx * ty;
+    int tx = s.bn / s.tn, ty = s.bm / s.tm, threads = tx * ty * s.sliced_k;
     REQUIRE((size_t)threads <= max_group(facts), TAILOR_ERROR_INVALID_PROFILE,
             "%s tiles need %d work-items a group; the device takes %zu", set, threads,
             max_group(facts));
@@ -117,6 +119,8 @@ static tailor_status check_tiles(const int *t, const tailor_device_info *facts, 
             TAILOR_ERROR_INVALID_PROFILE,
             "%s tiles (%dx%dx%d) do not split into SGEMM_LOAD_VEC=%d loads with SGEMM_KTHREADS=%d",
             set, s.bm, s.bn, s.bk, vec, kthreads);
+    REQUIRE(s.bk % s.sliced_k == 0 && s.tm % s.sliced_k == 0, TAILOR_ERROR_INVALID_PROFILE,
+            "%sSLICED_K=%d must divide %sBK=%d and %sTM=%d", set, s.sliced_k, set, s.bk, set, s.tm);
     REQUIRE(pad_a % vec == 0 && pad_a % s.vwm == 0 && pad_b % vec == 0 && pad_b % s.vwn == 0,
             TAILOR_ERROR_INVALID_PROFILE,
             "SGEMM_PAD_A and SGEMM_PAD_B must keep rows aligned to SGEMM_LOAD_VEC and %sVWM/VWN",
@@ -127,8 +131,11 @@ static tailor_status check_tiles(const int *t, const tailor_device_info *facts, 
             "%sWARP_TX x %sWARP_TY must both be 0 or tile the %d x %d work-items", set, set, tx, ty);
     REQUIRE(!t[TUNE_SGEMM_WARP_INTERLEAVE] || s.warp_tx == 0 || s.warp_ty % 2 == 0,
             TAILOR_ERROR_INVALID_PROFILE, "SGEMM_WARP_INTERLEAVE needs an even %sWARP_TY", set);
-    size_t local_bytes = sizeof(float) * (size_t)(1 + s.double_buffer) * (size_t)s.bk *
-                         (size_t)(s.bm + pad_a + s.bn + pad_b);
+    size_t steps = (size_t)(1 + s.double_buffer) * (size_t)s.bk;
+    size_t a_floats = steps * (size_t)(s.bm + pad_a);
+    size_t slice_sums = s.sliced_k > 1 ? (size_t)s.sliced_k * (size_t)s.bm * (size_t)s.bn : 0;
+    size_t local_bytes = sizeof(float) * ((a_floats > slice_sums ? a_floats : slice_sums) +
+                                          steps * (size_t)(s.bn + pad_b));
     REQUIRE(local_memory_fits(facts, local_bytes), TAILOR_ERROR_INVALID_PROFILE,
             "%s tiles need %zu bytes of local memory; the device has %llu", set, local_bytes,
             (unsigned long long)facts->local_mem_bytes);
@@ -451,18 +458,21 @@ static void plan_tiled(const struct sgemm_call *c, size_t staged, struct sgemm_p
                               : mid   ? (vector ? PROGRAM_SGEMM_TILED_MID : PROGRAM_SGEMM_TILED_MID_SCALAR)
                                       : (vector ? PROGRAM_SGEMM_TILED : PROGRAM_SGEMM_TILED_SCALAR);
     // Dimension 0: the tiles of a band of SWIZZLE tile rows; dimension 1: bands.
-    size_t threads = (size_t)(tiles.bm / tiles.tm) * (size_t)(tiles.bn / tiles.tn);
+    size_t threads = (size_t)(tiles.bm / tiles.tm) * (size_t)(tiles.bn / tiles.tn) *
+                     (size_t)tiles.sliced_k;
     size_t swizzle = (size_t)t[TUNE_SGEMM_SWIZZLE];
     p->g = spread_rows(swizzle * ceil_div(c->n, (size_t)tiles.bn) * threads * p->slices, threads,
                        ceil_div(ceil_div(c->m, (size_t)tiles.bm), swizzle), 1);
     p->op = (struct op_plan){program, kernels[p->edges][c->a_mn_contig][c->b_k_contig], 1, ""};
-    char loads[16] = "scalar", split[24] = "";
+    char loads[16] = "scalar", split[24] = "", sliced[24] = "";
     if (vector)
         snprintf(loads, sizeof loads, "vec%d", load_vec);
     if (p->slices > 1)
         snprintf(split, sizeof split, "split-k%u:", (unsigned)p->slices);
-    snprintf(p->op.variant, sizeof p->op.variant, "%stiled-%dx%dx%d/%s%s/%s", split, tiles.bm,
-             tiles.bn, tiles.bk, loads, edge_names[p->edges], orientation(c));
+    if (tiles.sliced_k > 1)
+        snprintf(sliced, sizeof sliced, "/sliced-k%d", tiles.sliced_k);
+    snprintf(p->op.variant, sizeof p->op.variant, "%stiled-%dx%dx%d/%s%s%s/%s", split, tiles.bm,
+             tiles.bn, tiles.bk, loads, sliced, edge_names[p->edges], orientation(c));
 }
 
 // A K-contiguous B costs the tiled kernels a transposing store into local
@@ -958,11 +968,12 @@ static tailor_status explain(tailor_context *ctx, const tailor_call *call, struc
     return TAILOR_SUCCESS;
 }
 
-// The small kernel's groups, one local tile instead of two, fewer steps of k,
-// smaller tiles (floors: BK 4 holds the default 4-float global loads; the
-// default register tiles divide 16x16).
+// The small kernel's groups, fewer slices of k, one local tile instead of
+// two, fewer steps of k, smaller tiles (floors: BK 4 holds the default
+// 4-float global loads; the default register tiles divide 16x16).
 static const struct shrink_step shrink_steps[] = {
     {1, 2, {TUNE_SGEMM_SMALL_WG_X, TUNE_SGEMM_SMALL_WG_Y}},
+    {1, 2, {TUNE_SGEMM_SLICED_K, TUNE_SGEMM_MID_SLICED_K}},
     {0, 2, {TUNE_SGEMM_DOUBLE_BUFFER, TUNE_SGEMM_MID_DOUBLE_BUFFER}},
     {4, 2, {TUNE_SGEMM_BK, TUNE_SGEMM_MID_BK}},
     {16, 2, {TUNE_SGEMM_MID_BM, TUNE_SGEMM_MID_BN}},

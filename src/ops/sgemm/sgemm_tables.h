@@ -45,7 +45,9 @@
     X(P##WARP_TY, OP_SGEMM, DEFINE, SET, 0, 0, 64, 0, "see WARP_TX")                                \
     X(P##DOUBLE_BUFFER, OP_SGEMM, DEFINE, SET, 0, 0, 1, 0, "two local tiles, one barrier a step")   \
     X(P##PREFETCH, OP_SGEMM, DEFINE, SET, 0, 0, 1, 0,                                               \
-      "the next tile's global loads issued before this tile's FMAs")
+      "the next tile's global loads issued before this tile's FMAs")                                \
+    X(P##SLICED_K, OP_SGEMM, DEFINE, SET, 1, 1, 8, POW2,                                            \
+      "sets of work-items that each multiply a share of every step of k, summed in local memory at the end")
 
 #define SGEMM_PARAMETERS(X)                                                                         \
     SGEMM_TILE_SET_PARAMETERS(X, SGEMM_, SGEMM_BIG_SET, 64, 64, 16, 4, 4, 4, 4)                     \

@@ -2,8 +2,8 @@
 // shares with the mid set (load width, padding, order of the tiles) on
 // large products in three orientations and an odd shape, the mid tile set
 // and its threshold on products too small for the big tiles, when and how
-// far k is split on products with few tiles and long k, from which m
-// on B stored transposed is packed first, and the small
+// far k is split on products with few tiles and long k, from which m on B
+// stored transposed is packed first, and the small
 // kernel with its thresholds on skinny products; on CPUs the CPU kernels
 // (and whether to use them) on the CPU bench's shapes, then from which size
 // they pack A and B first, and the packed kernel's slices.
@@ -21,14 +21,14 @@ static const struct tune_task tasks[] = {
                  TUNE_SGEMM_VWM, TUNE_SGEMM_VWN, TUNE_SGEMM_WARP_TX, TUNE_SGEMM_WARP_TY,
                  TUNE_SGEMM_DOUBLE_BUFFER, TUNE_SGEMM_PREFETCH, TUNE_SGEMM_LOAD_VEC,
                  TUNE_SGEMM_WARP_INTERLEAVE, TUNE_SGEMM_KTHREADS, TUNE_SGEMM_PAD_A,
-                 TUNE_SGEMM_PAD_B, TUNE_SGEMM_SWIZZLE),
+                 TUNE_SGEMM_PAD_B, TUNE_SGEMM_SWIZZLE, TUNE_SGEMM_SLICED_K),
      {GEMM(4096, 4096, 4096, N, N), GEMM(4096, 4096, 4096, T, N), GEMM(4096, 4096, 4096, N, T),
       GEMM(3001, 2999, 1003, N, N)}},
     {"mid tiles", TUNE_ON_GPU, 2,
      TUNE_PARAMS(TUNE_SGEMM_MID_BM, TUNE_SGEMM_MID_BN, TUNE_SGEMM_MID_BK, TUNE_SGEMM_MID_TM,
                  TUNE_SGEMM_MID_TN, TUNE_SGEMM_MID_VWM, TUNE_SGEMM_MID_VWN, TUNE_SGEMM_MID_WARP_TX,
                  TUNE_SGEMM_MID_WARP_TY, TUNE_SGEMM_MID_DOUBLE_BUFFER, TUNE_SGEMM_MID_PREFETCH,
-                 TUNE_SGEMM_MID_PERCENT),
+                 TUNE_SGEMM_MID_SLICED_K, TUNE_SGEMM_MID_PERCENT),
      {GEMM(1024, 1024, 2048, N, N), GEMM(1024, 1024, 2048, N, T), GEMM(768, 1536, 1024, T, N),
       GEMM(1000, 1000, 1000, N, N)}},
     {"split k", TUNE_ON_GPU, 1,
