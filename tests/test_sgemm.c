@@ -260,7 +260,7 @@ struct config {
     "SGEMM_MID_TM=2,SGEMM_MID_TN=2,SGEMM_MID_VWM=2,SGEMM_MID_VWN=2,SGEMM_MID_WARP_TX=0,"             \
     "SGEMM_MID_WARP_TY=0,SGEMM_LOAD_VEC=4,SGEMM_WARP_INTERLEAVE=0,SGEMM_KTHREADS=1,SGEMM_PAD_A=0,"    \
     "SGEMM_PAD_B=0,SGEMM_DOUBLE_BUFFER=0,SGEMM_PREFETCH=0,SGEMM_MID_DOUBLE_BUFFER=0,"               \
-    "SGEMM_MID_PREFETCH=0,SGEMM_SWIZZLE=1,SGEMM_PACK_B_MIN_M=0,"
+    "SGEMM_MID_PREFETCH=0,SGEMM_SWIZZLE=1,SGEMM_PACK_B_MIN_M=0,SGEMM_MID_EFFICIENCY=0,"
 
 #define TILED_A                                                                                     \
     NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_MID_PERCENT=0,"                   \
@@ -281,6 +281,14 @@ struct config {
     "SGEMM_MID_BM=16,SGEMM_MID_BN=32,SGEMM_MID_BK=4,SGEMM_MID_TM=2,SGEMM_MID_TN=4,"                  \
     "SGEMM_MID_VWM=2,SGEMM_MID_VWN=4,SGEMM_MID_WARP_TX=2,SGEMM_MID_WARP_TY=4,SGEMM_MID_PREFETCH=1,"      \
     "SGEMM_MID_SLICED_K=2,SGEMM_SWIZZLE=4"
+// Mid tiles a quarter the big ones' area, chosen where they take fewer
+// rounds of groups per compute unit (at equal speed): 37 x 41 has 4 big
+// tiles and 9 mid ones, fewer rounds on any number of compute units. An
+// unaligned C goes through the workspace on them.
+#define TILED_ROUNDS                                                                                \
+    NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_MID_PERCENT=0,"         \
+    "SGEMM_BM=32,SGEMM_BN=32,SGEMM_BK=8,SGEMM_MID_BM=16,SGEMM_MID_BN=16,SGEMM_MID_BK=8,"            \
+    "SGEMM_MID_EFFICIENCY=100,SGEMM_STAGE_CUBE=1"
 // B transposed into a workspace first wherever it is stored transposed.
 #define TILED_PACKED TILED_A ",SGEMM_PACK_B_MIN_M=1"
 // Split k wherever k has two slices of at least 8 steps (mid tiles where it
@@ -327,10 +335,11 @@ static const struct config configs[] = {
     {TILED_STAGED,
      {{"packed-b,staged-a", NULL, NULL}, {"packed-b,staged-c:tiled-16x16x8/vec4", NULL, NULL},
       {"staged-abc:tiled-16x16x8/vec4", NULL, NULL}, {"packed-b:tiled-16x16x8/vec4/", NULL, NULL},
-      {"staged-", ",padded-n:tiled-16x16x8/vec4/shifted/nn", NULL}}},
+      {"staged-", ",padded-n:tiled-16x16x8/vec4/shifted/", NULL}}},
     {TILED_MID,
      {{"tiled-16x32x4/vec4/sliced-k2/nn", NULL, NULL}, {"tiled-16x32x4/vec4/sliced-k2/edge", NULL, NULL},
       {"tiled-16x32x4/scalar/sliced-k2", NULL, NULL}, {"tiled-16x32x4/vec4/sliced-k2/shifted", NULL, NULL}}},
+    {TILED_ROUNDS, {{"tiled-16x16x8/vec4/", NULL, NULL}, {"staged-", "c:tiled-16x16x8/vec4/", NULL}}},
     {SMALL, {{"small/nn", NULL, NULL}, {"small/tt", NULL, NULL}}},
     {CPU_A, {{"cpu-blocked-3x8/nn", NULL, NULL}, {"cpu-blocked-3x8/tn", NULL, NULL},
              {"cpu-blocked-3x8/tt", NULL, NULL}, {"cpu-dot-3x3/nt", NULL, NULL}}},

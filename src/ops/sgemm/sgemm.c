@@ -399,6 +399,25 @@ static int stages_pay(const struct sgemm_call *c)
     return product_reaches(c, TUNE_SGEMM_STAGE_CUBE);
 }
 
+// Groups beyond a whole number per compute unit leave units idle while the
+// last ones run: a product whose big tiles barely exceed such a round (2047
+// x 2049 x 2051: 272 tiles, 2.06 per unit of an H100) takes three rounds of
+// big tiles where the mid tiles take eight of a quarter the work. Counting a
+// unit's groups (rounded up) times a group's multiply-adds, the mid tiles
+// win where that is less at SGEMM_MID_EFFICIENCY percent of the big tiles'
+// speed.
+static int mid_rounds_pay(const struct sgemm_call *c, const struct sgemm_tiles *big,
+                          const struct sgemm_tiles *mid, size_t big_groups, size_t mid_groups)
+{
+    int efficiency = tune(c->ctx, TUNE_SGEMM_MID_EFFICIENCY);
+    size_t units = c->ctx->info.compute_units;
+    if (efficiency <= 0 || units == 0)
+        return 0;
+    double big_time = (double)ceil_div(big_groups, units) * big->bm * big->bn;
+    double mid_time = (double)ceil_div(mid_groups, units) * mid->bm * mid->bn * 100.0 / efficiency;
+    return mid_time < big_time;
+}
+
 // Off-tile shapes take the shifted kernels, whose border tiles move back
 // inside the matrix (and whose partial step of k goes first), where the
 // matrix holds a whole tile each way and the load vectors (`vec` floats)
@@ -437,15 +456,15 @@ static void plan_tiled(const struct sgemm_call *c, size_t staged, struct sgemm_p
     p->slices = vector ? split_slices(c, big_groups, mid_groups, tiles.bk, staged, &k_slice) : 1;
     p->k_slice = (cl_uint)k_slice;
     int mid = p->slices == 1 &&
-              big_groups * 100 < (size_t)t[TUNE_SGEMM_MID_PERCENT] * c->ctx->info.compute_units;
+              (big_groups * 100 < (size_t)t[TUNE_SGEMM_MID_PERCENT] * c->ctx->info.compute_units ||
+               mid_rounds_pay(c, &tiles, &mid_tiles, big_groups, mid_groups));
     if (mid)
         tiles = mid_tiles;
     // Vector stores need every row start of C aligned too. Otherwise a big
-    // product on the big tiles goes through the workspace (C staged), and
-    // the rest takes the scalar program.
+    // product goes through the workspace (C staged), and the rest takes the
+    // scalar program.
     int c_aligned = divides(c->c_offset, tiles.vwn) && divides(c->ldc, tiles.vwn);
-    p->stage_c = vector && !c_aligned && !mid && p->slices == 1 && stages_pay(c) &&
-                 partials_fit(c, staged, 1);
+    p->stage_c = vector && !c_aligned && p->slices == 1 && stages_pay(c) && partials_fit(c, staged, 1);
     vector = vector && (c_aligned || sums(p));
     int load_vec = t[TUNE_SGEMM_LOAD_VEC];
     int whole = divides(c->m, tiles.bm) && divides(c->n, tiles.bn) && divides(c->k, tiles.bk);

@@ -64,6 +64,8 @@
       "tile rows of a band walked column by column (L2 reuse)")                                     \
     X(SGEMM_MID_PERCENT, OP_SGEMM, HOST, 0, 100, 0, 100000, 0,                                      \
       "mid tiles when the big ones give fewer groups than this percentage of the compute units")   \
+    X(SGEMM_MID_EFFICIENCY, OP_SGEMM, HOST, 0, 0, 0, 100, 0,                                        \
+      "mid tiles also where the big ones fill the compute units, when their groups per compute unit (rounded up) take less time at this percentage of the big tiles' speed per multiply-add (0: never)") \
     X(SGEMM_PACK_B_MIN_M, OP_SGEMM, HOST, 0, 0, 0, 1 << 30, 0,                                     \
       "tiled kernels: B stored transposed is transposed into a workspace first when m is at least this (0: never)") \
     X(SGEMM_SPLIT_PERCENT, OP_SGEMM, HOST, 0, 100, 0, 100000, 0,                                    \

@@ -1,9 +1,9 @@
 // What the tuner searches for SGEMM: on GPUs the big tile set with what it
 // shares with the mid set (load width, padding, order of the tiles) on
 // large products in three orientations and an odd shape, the mid tile set
-// and its threshold on products too small for the big tiles, when and how
-// far k is split on products with few tiles and long k, from which m on B
-// stored transposed is packed first, and the small
+// and its thresholds on products too small for the big tiles or just over a
+// round of them, when and how far k is split on products with few tiles and
+// long k, from which m on B stored transposed is packed first, and the small
 // kernel with its thresholds on skinny products; on CPUs the CPU kernels
 // (and whether to use them) on the CPU bench's shapes, then from which size
 // they pack A and B first, and the packed kernel's slices.
@@ -28,9 +28,9 @@ static const struct tune_task tasks[] = {
      TUNE_PARAMS(TUNE_SGEMM_MID_BM, TUNE_SGEMM_MID_BN, TUNE_SGEMM_MID_BK, TUNE_SGEMM_MID_TM,
                  TUNE_SGEMM_MID_TN, TUNE_SGEMM_MID_VWM, TUNE_SGEMM_MID_VWN, TUNE_SGEMM_MID_WARP_TX,
                  TUNE_SGEMM_MID_WARP_TY, TUNE_SGEMM_MID_DOUBLE_BUFFER, TUNE_SGEMM_MID_PREFETCH,
-                 TUNE_SGEMM_MID_SLICED_K, TUNE_SGEMM_MID_PERCENT),
+                 TUNE_SGEMM_MID_SLICED_K, TUNE_SGEMM_MID_PERCENT, TUNE_SGEMM_MID_EFFICIENCY),
      {GEMM(1024, 1024, 2048, N, N), GEMM(1024, 1024, 2048, N, T), GEMM(768, 1536, 1024, T, N),
-      GEMM(1000, 1000, 1000, N, N)}},
+      GEMM(1000, 1000, 1000, N, N), GEMM(2304, 2304, 2304, N, N)}},
     {"split k", TUNE_ON_GPU, 1,
      TUNE_PARAMS(TUNE_SGEMM_SPLIT_PERCENT, TUNE_SGEMM_GROUPS_PER_UNIT, TUNE_SGEMM_SPLIT_SLICE_COST,
                  TUNE_SGEMM_SPLIT_MIN_K),
