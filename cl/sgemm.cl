@@ -113,6 +113,7 @@ INLINE uint group_row(void)
 #define DOUBLE_BUFFER SGEMM_MID_DOUBLE_BUFFER
 #define PREFETCH SGEMM_MID_PREFETCH
 #define SLICED_K SGEMM_MID_SLICED_K
+#define ASYNC_SET SGEMM_MID_ASYNC
 #else
 #define BM SGEMM_BM
 #define BN SGEMM_BN
@@ -126,6 +127,7 @@ INLINE uint group_row(void)
 #define DOUBLE_BUFFER SGEMM_DOUBLE_BUFFER
 #define PREFETCH SGEMM_PREFETCH
 #define SLICED_K SGEMM_SLICED_K
+#define ASYNC_SET SGEMM_ASYNC
 #endif
 
 #define TX (BN / TN) // work-items along N
@@ -240,6 +242,66 @@ INLINE void tile_store(__local float *tile, uint pitch, const lanes_g *regs, uin
     }
 }
 
+// Asynchronous staging (the tile set's ASYNC; NVIDIA CUDA_SM >= 80, vector
+// loads, two local buffers): cp.async copies operand tiles from global to
+// local memory without registers, so the next tile's copies fly during this
+// tile's FMAs at no register cost: the kernels whose operands both run along
+// the tile's extent (tn in row-major terms; stored as loaded). The others
+// transpose on the way into local memory, through registers (copying them
+// by cp.async was slower: doc/performance.md). A __local array's low 32
+// address bits are its shared-state address (cl/gemm.cl). Copies of fewer
+// bytes than their size (past an edge) fill the rest with zeros.
+#define ASYNC                                                                                      \
+    (ASYNC_SET && DOUBLE_BUFFER && SGEMM_VECTOR_LOADS && DEVICE == DEVICE_NVIDIA && CUDA_SM >= 80)
+#if ASYNC
+INLINE void copy_vector(__local float *dst, const __global float *src, uint valid)
+{
+#if VG == 4
+    __asm__ volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"((uint)(size_t)dst),
+                     "l"(src), "r"(valid * 4)
+                     : "memory");
+#elif VG == 2
+    __asm__ volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" ::"r"((uint)(size_t)dst),
+                     "l"(src), "r"(valid * 4)
+                     : "memory");
+#else
+    __asm__ volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"((uint)(size_t)dst),
+                     "l"(src), "r"(valid * 4)
+                     : "memory");
+#endif
+}
+
+INLINE void copy_commit(void)
+{
+    __asm__ volatile("cp.async.commit_group;" ::: "memory");
+}
+
+INLINE void copy_wait_all(void)
+{
+    __asm__ volatile("cp.async.wait_group 0;" ::: "memory");
+}
+
+// tile_load and tile_store in one, by cp.async, for an operand tile whose
+// vectors run along its extent.
+INLINE void tile_copy(__local float *tile, uint pitch, const __global float *corner,
+                      const ulong *offsets, uint lid, uint extent, int guarded, uint x_left,
+                      uint k_left)
+{
+#pragma unroll
+    for (uint r = 0; r < MAX_ROUNDS; ++r) {
+        if (!HAS_VECTOR(extent, lid, r))
+            continue;
+        const __global float *at = corner + offsets[r];
+        uint x, p;
+        tile_position(lid, r, extent, 1, &x, &p);
+        uint valid = VG;
+        if (guarded)
+            valid = p < k_left && x < x_left ? min(x_left - x, (uint)VG) : 0;
+        copy_vector(tile + p * pitch + x, valid ? at : corner, valid);
+    }
+}
+#endif
+
 // The FMAs of one slice of a local tile pair (its first step at as, bs):
 // per k, TM/VWM vectors of A and TN/VWN of B from local memory, then TM x TN
 // fused multiply-adds into registers.
@@ -348,49 +410,81 @@ INLINE void tile_product(uint M, uint N, uint K, float alpha, float beta, const 
 
     uint steps = (K + BK - 1) / BK;
     int guarded = guard_mn || (guard_k && K < BK);
-    if (k_tail) {
-        tile_load(a_regs, a_corner + K / BK * a_step, a_offsets, lid, BM, a_mn_contig, 1, BM,
-                  k_tail);
-        tile_load(b_regs, b_corner + K / BK * b_step, b_offsets, lid, BN, b_mn_contig, 1, BN,
-                  k_tail);
-    } else {
-        tile_load(a_regs, a_corner, a_offsets, lid, BM, a_mn_contig, guarded, m_left, K);
-        tile_load(b_regs, b_corner, b_offsets, lid, BN, b_mn_contig, guarded, n_left, K);
-    }
-    tile_store(as, LDAS, a_regs, lid, BM, a_mn_contig);
-    tile_store(bs, LDBS, b_regs, lid, BN, b_mn_contig);
-    barrier(CLK_LOCAL_MEM_FENCE);
-
-    for (uint step = 0; step < steps; ++step) {
-        uint buffer = DOUBLE_BUFFER ? step % 2 : 0;
-        uint next_k = (step + 1) * BK;
-        int more = step + 1 < steps;
-        guarded = guard_mn || (guard_k && next_k + BK > K);
-        if (PREFETCH && more) {
-            // Register prefetch: the next tile's loads fly during the FMAs.
-            tile_load(a_regs, a_from + (step + 1) * a_step, a_offsets, lid, BM, a_mn_contig,
-                      guarded, m_left, K - next_k);
-            tile_load(b_regs, b_from + (step + 1) * b_step, b_offsets, lid, BN, b_mn_contig,
-                      guarded, n_left, K - next_k);
+#if ASYNC
+    if (a_mn_contig && b_mn_contig) {
+        if (k_tail) {
+            tile_copy(as, LDAS, a_corner + K / BK * a_step, a_offsets, lid, BM, 1, BM, k_tail);
+            tile_copy(bs, LDBS, b_corner + K / BK * b_step, b_offsets, lid, BN, 1, BN, k_tail);
+        } else {
+            tile_copy(as, LDAS, a_corner, a_offsets, lid, BM, guarded, m_left, K);
+            tile_copy(bs, LDBS, b_corner, b_offsets, lid, BN, guarded, n_left, K);
         }
-        tile_multiply(acc, as + (buffer * BK + part * SLICE_BK) * LDAS,
-                      bs + (buffer * BK + part * SLICE_BK) * LDBS, tx, ty);
-        if (!more)
-            break;
-        if (!PREFETCH) {
-            tile_load(a_regs, a_from + (step + 1) * a_step, a_offsets, lid, BM, a_mn_contig,
-                      guarded, m_left, K - next_k);
-            tile_load(b_regs, b_from + (step + 1) * b_step, b_offsets, lid, BN, b_mn_contig,
-                      guarded, n_left, K - next_k);
-        }
-        // One buffer: everyone must be done reading it before it is refilled.
-        // Two: the other buffer was last read before the previous barrier.
-        if (!DOUBLE_BUFFER)
+        copy_commit();
+        for (uint step = 0; step < steps; ++step) {
+            uint buffer = step % 2;
+            uint next_k = (step + 1) * BK;
+            guarded = guard_mn || (guard_k && next_k + BK > K);
+            // This tile's copies are in; every work-item is done with the
+            // other buffer (the previous tile's) before it is refilled.
+            copy_wait_all();
             barrier(CLK_LOCAL_MEM_FENCE);
-        uint next = DOUBLE_BUFFER ? (step + 1) % 2 : 0;
-        tile_store(as + next * BK * LDAS, LDAS, a_regs, lid, BM, a_mn_contig);
-        tile_store(bs + next * BK * LDBS, LDBS, b_regs, lid, BN, b_mn_contig);
+            if (step + 1 < steps) {
+                tile_copy(as + (1 - buffer) * BK * LDAS, LDAS, a_from + (step + 1) * a_step,
+                          a_offsets, lid, BM, guarded, m_left, K - next_k);
+                tile_copy(bs + (1 - buffer) * BK * LDBS, LDBS, b_from + (step + 1) * b_step,
+                          b_offsets, lid, BN, guarded, n_left, K - next_k);
+            }
+            copy_commit();
+            tile_multiply(acc, as + (buffer * BK + part * SLICE_BK) * LDAS,
+                          bs + (buffer * BK + part * SLICE_BK) * LDBS, tx, ty);
+        }
+    } else
+#endif
+    {
+        if (k_tail) {
+            tile_load(a_regs, a_corner + K / BK * a_step, a_offsets, lid, BM, a_mn_contig, 1, BM,
+                      k_tail);
+            tile_load(b_regs, b_corner + K / BK * b_step, b_offsets, lid, BN, b_mn_contig, 1, BN,
+                      k_tail);
+        } else {
+            tile_load(a_regs, a_corner, a_offsets, lid, BM, a_mn_contig, guarded, m_left, K);
+            tile_load(b_regs, b_corner, b_offsets, lid, BN, b_mn_contig, guarded, n_left, K);
+        }
+        tile_store(as, LDAS, a_regs, lid, BM, a_mn_contig);
+        tile_store(bs, LDBS, b_regs, lid, BN, b_mn_contig);
         barrier(CLK_LOCAL_MEM_FENCE);
+
+        for (uint step = 0; step < steps; ++step) {
+            uint buffer = DOUBLE_BUFFER ? step % 2 : 0;
+            uint next_k = (step + 1) * BK;
+            int more = step + 1 < steps;
+            guarded = guard_mn || (guard_k && next_k + BK > K);
+            if (PREFETCH && more) {
+                // Register prefetch: the next tile's loads fly during the FMAs.
+                tile_load(a_regs, a_from + (step + 1) * a_step, a_offsets, lid, BM, a_mn_contig,
+                          guarded, m_left, K - next_k);
+                tile_load(b_regs, b_from + (step + 1) * b_step, b_offsets, lid, BN, b_mn_contig,
+                          guarded, n_left, K - next_k);
+            }
+            tile_multiply(acc, as + (buffer * BK + part * SLICE_BK) * LDAS,
+                          bs + (buffer * BK + part * SLICE_BK) * LDBS, tx, ty);
+            if (!more)
+                break;
+            if (!PREFETCH) {
+                tile_load(a_regs, a_from + (step + 1) * a_step, a_offsets, lid, BM, a_mn_contig,
+                          guarded, m_left, K - next_k);
+                tile_load(b_regs, b_from + (step + 1) * b_step, b_offsets, lid, BN, b_mn_contig,
+                          guarded, n_left, K - next_k);
+            }
+            // One buffer: everyone must be done reading it before it is refilled.
+            // Two: the other buffer was last read before the previous barrier.
+            if (!DOUBLE_BUFFER)
+                barrier(CLK_LOCAL_MEM_FENCE);
+            uint next = DOUBLE_BUFFER ? (step + 1) % 2 : 0;
+            tile_store(as + next * BK * LDAS, LDAS, a_regs, lid, BM, a_mn_contig);
+            tile_store(bs + next * BK * LDBS, LDBS, b_regs, lid, BN, b_mn_contig);
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
     }
 
 #if SLICED_K > 1

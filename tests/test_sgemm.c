@@ -260,7 +260,8 @@ struct config {
     "SGEMM_MID_TM=2,SGEMM_MID_TN=2,SGEMM_MID_VWM=2,SGEMM_MID_VWN=2,SGEMM_MID_WARP_TX=0,"             \
     "SGEMM_MID_WARP_TY=0,SGEMM_LOAD_VEC=4,SGEMM_WARP_INTERLEAVE=0,SGEMM_KTHREADS=1,SGEMM_PAD_A=0,"    \
     "SGEMM_PAD_B=0,SGEMM_DOUBLE_BUFFER=0,SGEMM_PREFETCH=0,SGEMM_MID_DOUBLE_BUFFER=0,"               \
-    "SGEMM_MID_PREFETCH=0,SGEMM_SWIZZLE=1,SGEMM_PACK_B_MIN_M=0,SGEMM_MID_EFFICIENCY=0,"
+    "SGEMM_MID_PREFETCH=0,SGEMM_SWIZZLE=1,SGEMM_PACK_B_MIN_M=0,SGEMM_MID_EFFICIENCY=0,"              \
+    "SGEMM_ASYNC=0,SGEMM_MID_ASYNC=0,"
 
 #define TILED_A                                                                                     \
     NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_MID_PERCENT=0,"                   \
@@ -289,6 +290,9 @@ struct config {
     NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_MID_PERCENT=0,"         \
     "SGEMM_BM=32,SGEMM_BN=32,SGEMM_BK=8,SGEMM_MID_BM=16,SGEMM_MID_BN=16,SGEMM_MID_BK=8,"            \
     "SGEMM_MID_EFFICIENCY=100,SGEMM_STAGE_CUBE=1"
+// TILED_B with cp.async where the device has it (NVIDIA CUDA_SM >= 80: the
+// tn kernels); elsewhere the same kernels as TILED_B.
+#define TILED_ASYNC TILED_B ",SGEMM_ASYNC=1"
 // B transposed into a workspace first wherever it is stored transposed.
 #define TILED_PACKED TILED_A ",SGEMM_PACK_B_MIN_M=1"
 // Split k wherever k has two slices of at least 8 steps (mid tiles where it
@@ -324,6 +328,7 @@ static const struct config configs[] = {
       {"tiled-32x16x8/vec2/sliced-k4/edge/", "tt", NULL}, {"tiled-32x16x8/scalar/sliced-k4/", "nn", NULL},
       {"tiled-32x16x8/vec2/sliced-k4/shifted/tn", NULL, NULL},
       {"tiled-32x16x8/vec2/sliced-k4/shifted/tt", NULL, NULL}}},
+    {TILED_ASYNC, {{"tiled-32x16x8/vec2/", "/tn", NULL}, {"tiled-32x16x8/vec2/", "/shifted/tn", NULL}}},
     {TILED_PACKED,
      {{"tiled-16x16x8/vec4/nn", NULL, NULL}, {"packed-b:tiled-16x16x8/vec4/nn", NULL, NULL},
       {"packed-b:tiled-16x16x8/vec4/tn", NULL, NULL}, {"packed-b:tiled-16x16x8/vec4/edge/", NULL, NULL},

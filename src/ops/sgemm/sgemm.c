@@ -72,7 +72,7 @@ static const char *orientation(const struct sgemm_call *c)
 // One tile set of the tiled kernel as the profile has it (mid = 0: the
 // SGEMM_* set, 1: the SGEMM_MID_* set).
 struct sgemm_tiles {
-    int bm, bn, bk, tm, tn, vwm, vwn, warp_tx, warp_ty, double_buffer, prefetch, sliced_k;
+    int bm, bn, bk, tm, tn, vwm, vwn, warp_tx, warp_ty, double_buffer, prefetch, sliced_k, async;
 };
 
 static void tiles_of(const int *t, int mid, struct sgemm_tiles *tiles)
@@ -82,7 +82,8 @@ static void tiles_of(const int *t, int mid, struct sgemm_tiles *tiles)
     {                                                                                               \
         t[TUNE_##P##BM], t[TUNE_##P##BN], t[TUNE_##P##BK], t[TUNE_##P##TM], t[TUNE_##P##TN],        \
             t[TUNE_##P##VWM], t[TUNE_##P##VWN], t[TUNE_##P##WARP_TX], t[TUNE_##P##WARP_TY],         \
-            t[TUNE_##P##DOUBLE_BUFFER], t[TUNE_##P##PREFETCH], t[TUNE_##P##SLICED_K]                \
+            t[TUNE_##P##DOUBLE_BUFFER], t[TUNE_##P##PREFETCH], t[TUNE_##P##SLICED_K],               \
+            t[TUNE_##P##ASYNC]                                                                      \
     }
     *tiles = mid ? SGEMM_TILES_FROM_(SGEMM_MID_) : SGEMM_TILES_FROM_(SGEMM_);
 #undef SGEMM_TILES_FROM_
@@ -418,6 +419,17 @@ static int mid_rounds_pay(const struct sgemm_call *c, const struct sgemm_tiles *
     return mid_time < big_time;
 }
 
+// Whether the vector kernels copy both operand tiles to local memory by
+// cp.async (cl/sgemm.cl: where neither is transposed on the way, so tn in
+// row-major terms, on NVIDIA CUDA_SM >= 80 with two local buffers).
+static int copies_async(const struct sgemm_call *c, const struct sgemm_tiles *tiles)
+{
+    const struct profile *profile = &c->ctx->profile;
+    return tiles->async && tiles->double_buffer &&
+           profile->kind == TAILOR_DEVICE_KIND_NVIDIA && profile->cuda_sm >= 80 && c->a_mn_contig &&
+           !c->b_k_contig;
+}
+
 // Off-tile shapes take the shifted kernels, whose border tiles move back
 // inside the matrix (and whose partial step of k goes first), where the
 // matrix holds a whole tile each way and the load vectors (`vec` floats)
@@ -483,9 +495,9 @@ static void plan_tiled(const struct sgemm_call *c, size_t staged, struct sgemm_p
     p->g = spread_rows(swizzle * ceil_div(c->n, (size_t)tiles.bn) * threads * p->slices, threads,
                        ceil_div(ceil_div(c->m, (size_t)tiles.bm), swizzle), 1);
     p->op = (struct op_plan){program, kernels[p->edges][c->a_mn_contig][c->b_k_contig], 1, ""};
-    char loads[16] = "scalar", split[24] = "", sliced[24] = "";
+    char loads[24] = "scalar", split[24] = "", sliced[24] = "";
     if (vector)
-        snprintf(loads, sizeof loads, "vec%d", load_vec);
+        snprintf(loads, sizeof loads, "vec%d%s", load_vec, copies_async(c, &tiles) ? "/async" : "");
     if (p->slices > 1)
         snprintf(split, sizeof split, "split-k%u:", (unsigned)p->slices);
     if (tiles.sliced_k > 1)

@@ -47,7 +47,9 @@
     X(P##PREFETCH, OP_SGEMM, DEFINE, SET, 0, 0, 1, 0,                                               \
       "the next tile's global loads issued before this tile's FMAs")                                \
     X(P##SLICED_K, OP_SGEMM, DEFINE, SET, 1, 1, 8, POW2,                                            \
-      "sets of work-items that each multiply a share of every step of k, summed in local memory at the end")
+      "sets of work-items that each multiply a share of every step of k, summed in local memory at the end") \
+    X(P##ASYNC, OP_SGEMM, DEFINE, SET, 0, 0, 1, 0,                                                  \
+      "NVIDIA CUDA_SM >= 80, two local buffers: the vector kernels whose operands are not transposed into local memory (tn) copy them there by cp.async, without registers")
 
 #define SGEMM_PARAMETERS(X)                                                                         \
     SGEMM_TILE_SET_PARAMETERS(X, SGEMM_, SGEMM_BIG_SET, 64, 64, 16, 4, 4, 4, 4)                     \
