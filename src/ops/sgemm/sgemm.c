@@ -99,9 +99,9 @@ static size_t max_group(const tailor_device_info *facts)
 // into local-memory vectors, the group tile into register tiles, each
 // operand's tile into global-load vectors along either dimension (KTHREADS
 // work-items side by side along k), a local step of k and the register
-// tile's rows into the slices of k, and
-// fit the device's work-group size and local memory (where the A tiles also
-// hold the slices' register tiles at the end).
+// tile's rows into the slices of k; and it must fit the device's work-group
+// size and local memory (where the A tiles also hold the slices' register
+// tiles at the end).
 static tailor_status check_tiles(const int *t, const tailor_device_info *facts, int mid)
 {
     struct sgemm_tiles s;
