@@ -298,7 +298,8 @@ struct config {
 // Split k wherever k has two slices of at least 8 steps (mid tiles where it
 // has not), operands off vector boundaries staged to aligned rows, on the
 // double buffered tiles; then staging (A and C too) beside B's transpose, k
-// unsplit.
+// unsplit. Staged or packed operands whose m or n is off the vector run
+// over it rounded up (padded-m, padded-n), also across slices of k.
 #define TILED_SPLIT                                                                                 \
     TILED_B ",SGEMM_MID_PERCENT=100000,SGEMM_SPLIT_PERCENT=100000,"                                   \
             "SGEMM_GROUPS_PER_UNIT=64,SGEMM_SPLIT_SLICE_COST=0,SGEMM_SPLIT_MIN_K=8,SGEMM_STAGE_CUBE=1"
@@ -340,7 +341,9 @@ static const struct config configs[] = {
     {TILED_STAGED,
      {{"packed-b,staged-a", NULL, NULL}, {"packed-b,staged-c:tiled-16x16x8/vec4", NULL, NULL},
       {"staged-abc:tiled-16x16x8/vec4", NULL, NULL}, {"packed-b:tiled-16x16x8/vec4/", NULL, NULL},
-      {"staged-", ",padded-n:tiled-16x16x8/vec4/shifted/", NULL}}},
+      {"staged-", ",padded-n:tiled-16x16x8/vec4/shifted/", NULL},
+      {"staged-a", ",padded-m,padded-n:tiled-16x16x8/vec4/shifted/tn", NULL},
+      {"packed-b,", ",padded-n:tiled-16x16x8/vec4/shifted/nn", NULL}}},
     {TILED_MID,
      {{"tiled-16x32x4/vec4/sliced-k2/nn", NULL, NULL}, {"tiled-16x32x4/vec4/sliced-k2/edge", NULL, NULL},
       {"tiled-16x32x4/scalar/sliced-k2", NULL, NULL}, {"tiled-16x32x4/vec4/sliced-k2/shifted", NULL, NULL}}},

@@ -173,7 +173,7 @@ struct sgemm_plan {
     struct op_plan op;
     struct geometry g;
     int pack_b, stage_a, stage_b; // the plan is for staged_call's operands
-    int pad_n;                    // staged_call's n rounded up to the load vector (see pads_n)
+    int pad_m, pad_n;             // staged_call's m, n rounded up to the load vector (see pads)
     int stage_c;                  // the product goes through the workspace, as split k's do
     enum tile_edges edges;        // the tiled kernel's
     cl_uint slices, k_slice;      // split k: slices of k_slice steps (1 slice: K)
@@ -335,6 +335,12 @@ static int sums(const struct sgemm_plan *p)
     return p->slices > 1 || p->stage_c;
 }
 
+// Rows of the product in the workspace: m, or m rounded up (pad_m).
+static size_t partial_rows(const struct sgemm_call *c, const struct sgemm_plan *p)
+{
+    return p->pad_m ? round_up(c->m, (size_t)tune(c->ctx, TUNE_SGEMM_LOAD_VEC)) : c->m;
+}
+
 static struct workspace_areas areas_of(const struct sgemm_call *c, const struct sgemm_plan *p)
 {
     struct workspace_areas w = {0};
@@ -349,7 +355,7 @@ static struct workspace_areas areas_of(const struct sgemm_call *c, const struct 
     w.ldp = round_up(c->n, WORKSPACE_ROW_ALIGN);
     w.a_at = p->pack_b || p->stage_b ? b_lines * w.ldb : 0;
     w.partial_at = w.a_at + (p->stage_a ? a_lines * w.lda : 0);
-    w.total = w.partial_at + (sums(p) ? (size_t)p->slices * c->m * w.ldp : 0);
+    w.total = w.partial_at + (sums(p) ? (size_t)p->slices * partial_rows(c, p) * w.ldp : 0);
     return w;
 }
 
@@ -543,19 +549,29 @@ static struct sgemm_call staged_call(const struct sgemm_call *c, const struct sg
         staged.a_offset = w.a_at;
         staged.lda = w.lda;
     }
+    if (p->pad_m)
+        staged.m = (cl_uint)partial_rows(c, p);
     if (p->pad_n)
         staged.n = (cl_uint)round_up(c->n, (size_t)tune(c->ctx, TUNE_SGEMM_LOAD_VEC));
     return staged;
 }
 
-// A staged N-contiguous B whose n is off the load vector leaves the edge
-// kernels (a shifted tile would start off the vector). Where the product
-// goes to the workspace anyway, it runs over n rounded up to the vector
-// instead: the staged rows hold zeros there (sgemm_stage), the workspace's
-// rows room for them, and only n columns reach C.
+// An M-contiguous A whose m, or an N-contiguous B whose n, is off the load
+// vector leaves the edge kernels (a shifted tile would start off the
+// vector). Where that operand is copied to the workspace (staged, or B
+// packed) and the product goes there too, the product runs over m or n
+// rounded up to the vector instead: the workspace's rows have room for the
+// extra elements, which reach only rows or columns of the product that are
+// not summed into C.
+static int pads_m(const struct sgemm_call *c, const struct sgemm_plan *p)
+{
+    return p->stage_a && c->a_mn_contig && sums(p) &&
+           !divides(c->m, tune(c->ctx, TUNE_SGEMM_LOAD_VEC));
+}
+
 static int pads_n(const struct sgemm_call *c, const struct sgemm_plan *p)
 {
-    return p->stage_b && !c->b_k_contig && sums(p) &&
+    return (p->stage_b || p->pack_b) && (p->pack_b || !c->b_k_contig) && sums(p) &&
            !divides(c->n, tune(c->ctx, TUNE_SGEMM_LOAD_VEC));
 }
 
@@ -578,22 +594,23 @@ static void plan_tiled_call(const struct sgemm_call *c, struct sgemm_plan *p)
         staged = staged_call(c, p, NULL);
         plan_tiled(&staged, staged_floats, p);
     }
-    if (pads_n(c, p)) {
+    if (pads_m(c, p) || pads_n(c, p)) {
         struct sgemm_plan padded = *p;
-        padded.pad_n = 1;
+        padded.pad_m = pads_m(c, p);
+        padded.pad_n = pads_n(c, p);
         staged = staged_call(c, &padded, NULL);
         plan_tiled(&staged, staged_floats, &padded);
         if (sums(&padded) && padded.edges != EDGES_GUARDED)
             *p = padded;
     }
     // "packed-b:", "staged-ab:", "packed-b,staged-ac:", "staged-bc,padded-n:" ...
-    char prefix[48] = "", staged_letters[4] = "";
+    char prefix[64] = "", staged_letters[4] = "";
     snprintf(staged_letters, sizeof staged_letters, "%s%s%s", p->stage_a ? "a" : "", p->stage_b ? "b" : "",
              p->stage_c ? "c" : "");
     if (p->pack_b || staged_letters[0])
-        snprintf(prefix, sizeof prefix, "%s%s%s%s%s:", p->pack_b ? "packed-b" : "",
+        snprintf(prefix, sizeof prefix, "%s%s%s%s%s%s:", p->pack_b ? "packed-b" : "",
                  p->pack_b && staged_letters[0] ? "," : "", staged_letters[0] ? "staged-" : "",
-                 staged_letters, p->pad_n ? ",padded-n" : "");
+                 staged_letters, p->pad_m ? ",padded-m" : "", p->pad_n ? ",padded-n" : "");
     name_prefix(p->op.variant, sizeof p->op.variant, prefix);
 }
 
@@ -788,7 +805,7 @@ static tailor_status launch_split_sum(const struct sgemm_call *c, const struct s
     args_mem(&args, workspace);
     args_u64(&args, w->partial_at);
     args_u64(&args, w->ldp);
-    args_u64(&args, (cl_ulong)c->m * w->ldp);
+    args_u64(&args, (cl_ulong)partial_rows(c, p) * w->ldp);
     args_mem(&args, c->c);
     args_u64(&args, c->c_offset);
     args_u64(&args, c->ldc);
