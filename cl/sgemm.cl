@@ -526,15 +526,40 @@ INLINE void tiled_gemm(uint M, uint N, uint K, uint k_slice, float alpha, float 
                        __local float *bs, int a_mn_contig, int b_mn_contig, int edge)
 {
     // Swizzled tile order: bands of SWIZZLE tile rows (group_row), each
-    // walked column by column along dimension 0. A last band that is not full
-    // has tiles past M, whose groups have nothing to do.
-    // Split k (programs with SGEMM_SPLIT_K only: the index arithmetic cost
-    // the mid tiles up to a fifth of their speed): dimension 0 holds one
-    // band's tiles per slice of k, slice by slice; a slice reads k from
-    // slice * k_slice and writes its partial product c_slice floats after the
-    // previous slice's.
+    // walked column by column along dimension 0. Groups past the tiles have
+    // nothing to do. The last band may have fewer rows: without split k its
+    // tiles come first along dimension 0, so that the idle groups are the
+    // last ones launched and the work spreads over the compute units as if
+    // they were not there (products with a few rows of tiles ran a third
+    // slower with them interleaved).
+    // The NVIDIA compiler's code for the tile loop depends on this
+    // arithmetic; each tile set keeps the form measured fastest for it
+    // (doc/performance.md): division by the band's rows for the big tiles,
+    // by the constant SWIZZLE wherever the band is whole for the mid tiles,
+    // and for split k (whose index arithmetic cost the mid tiles up to a
+    // fifth of their speed, hence only in its own programs) the whole band
+    // always: dimension 0 holds one band's tiles per slice of k, slice by
+    // slice; a slice reads k from slice * k_slice and writes its partial
+    // product c_slice floats after the previous slice's.
 #if !SGEMM_SPLIT_K
+    uint band = group_row(), tile_rows = (M + BM - 1) / BM;
+    if (band * SGEMM_SWIZZLE >= tile_rows)
+        return;
+    uint band_rows = min((uint)SGEMM_SWIZZLE, tile_rows - band * SGEMM_SWIZZLE);
+    uint band_groups = band_rows * ((N + BN - 1) / BN);
     uint in_band = get_group_id(0);
+    if (in_band >= band_groups)
+        return;
+    // (The remainder as a difference: clang rewrites % beside / of the same
+    // operands with a freeze, which Oclgrind rejects.)
+#if SGEMM_TILES == SGEMM_TILES_MID
+    uint column = band_rows == SGEMM_SWIZZLE ? in_band / SGEMM_SWIZZLE : in_band / band_rows;
+    uint row = band_rows == SGEMM_SWIZZLE ? in_band % SGEMM_SWIZZLE : in_band - column * band_rows;
+#else
+    uint column = in_band / band_rows, row = in_band - column * band_rows;
+#endif
+    uint m0 = (band * SGEMM_SWIZZLE + row) * BM;
+    uint n0 = column * BN;
 #else
     uint band_groups = SGEMM_SWIZZLE * ((N + BN - 1) / BN);
     uint slice = get_group_id(0) / band_groups;
@@ -544,9 +569,9 @@ INLINE void tiled_gemm(uint M, uint N, uint K, uint k_slice, float alpha, float 
     a += a_mn_contig ? (ulong)k0 * lda : k0;
     b += b_mn_contig ? (ulong)k0 * ldb : k0;
     c += slice * c_slice;
-#endif
     uint m0 = (group_row() * SGEMM_SWIZZLE + in_band % SGEMM_SWIZZLE) * BM;
     uint n0 = in_band / SGEMM_SWIZZLE * BN;
+#endif
     if (m0 >= M)
         return;
 
