@@ -527,11 +527,11 @@ INLINE void tiled_gemm(uint M, uint N, uint K, uint k_slice, float alpha, float 
 {
     // Swizzled tile order: bands of SWIZZLE tile rows (group_row), each
     // walked column by column along dimension 0. Groups past the tiles have
-    // nothing to do. The last band may have fewer rows: without split k its
-    // tiles come first along dimension 0, so that the idle groups are the
-    // last ones launched and the work spreads over the compute units as if
-    // they were not there (products with a few rows of tiles ran a third
-    // slower with them interleaved).
+    // nothing to do, and slow the others (products with a few rows of tiles
+    // ran a third slower with them). The last band may have fewer rows:
+    // without split k its tiles come first along dimension 0, the idle
+    // groups after them, and a product of a single band is launched with
+    // only its tiles.
     // The NVIDIA compiler's code for the tile loop depends on this
     // arithmetic; each tile set keeps the form measured fastest for it
     // (doc/performance.md): division by the band's rows for the big tiles,

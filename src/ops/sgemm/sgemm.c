@@ -494,12 +494,16 @@ static void plan_tiled(const struct sgemm_call *c, size_t staged, struct sgemm_p
     enum program_id program = p->slices > 1 ? PROGRAM_SGEMM_TILED_SPLIT
                               : mid   ? (vector ? PROGRAM_SGEMM_TILED_MID : PROGRAM_SGEMM_TILED_MID_SCALAR)
                                       : (vector ? PROGRAM_SGEMM_TILED : PROGRAM_SGEMM_TILED_SCALAR);
-    // Dimension 0: the tiles of a band of SWIZZLE tile rows; dimension 1: bands.
+    // Dimension 0: the tiles of a band of SWIZZLE tile rows; dimension 1:
+    // bands. Without split k, a product of fewer tile rows than a band
+    // launches only its tiles: groups with nothing to do, even when they
+    // come last, slowed the others (doc/performance.md).
     size_t threads = (size_t)(tiles.bm / tiles.tm) * (size_t)(tiles.bn / tiles.tn) *
                      (size_t)tiles.sliced_k;
-    size_t swizzle = (size_t)t[TUNE_SGEMM_SWIZZLE];
-    p->g = spread_rows(swizzle * ceil_div(c->n, (size_t)tiles.bn) * threads * p->slices, threads,
-                       ceil_div(ceil_div(c->m, (size_t)tiles.bm), swizzle), 1);
+    size_t swizzle = (size_t)t[TUNE_SGEMM_SWIZZLE], tile_rows = ceil_div(c->m, (size_t)tiles.bm);
+    size_t band = p->slices == 1 && tile_rows < swizzle ? tile_rows : swizzle;
+    p->g = spread_rows(band * ceil_div(c->n, (size_t)tiles.bn) * threads * p->slices, threads,
+                       ceil_div(tile_rows, swizzle), 1);
     p->op = (struct op_plan){program, kernels[p->edges][c->a_mn_contig][c->b_k_contig], 1, ""};
     char loads[24] = "scalar", split[24] = "", sliced[24] = "";
     if (vector)
