@@ -575,7 +575,7 @@ static int pads_m(const struct sgemm_call *c, const struct sgemm_plan *p)
 
 static int pads_n(const struct sgemm_call *c, const struct sgemm_plan *p)
 {
-    return (p->stage_b || p->pack_b) && (p->pack_b || !c->b_k_contig) && sums(p) &&
+    return (p->pack_b || (p->stage_b && !c->b_k_contig)) && sums(p) &&
            !divides(c->n, tune(c->ctx, TUNE_SGEMM_LOAD_VEC));
 }
 
@@ -598,10 +598,11 @@ static void plan_tiled_call(const struct sgemm_call *c, struct sgemm_plan *p)
         staged = staged_call(c, p, NULL);
         plan_tiled(&staged, staged_floats, p);
     }
-    if (pads_m(c, p) || pads_n(c, p)) {
+    int pad_m = pads_m(c, p), pad_n = pads_n(c, p);
+    if (pad_m || pad_n) {
         struct sgemm_plan padded = *p;
-        padded.pad_m = pads_m(c, p);
-        padded.pad_n = pads_n(c, p);
+        padded.pad_m = pad_m;
+        padded.pad_n = pad_n;
         staged = staged_call(c, &padded, NULL);
         plan_tiled(&staged, staged_floats, &padded);
         if (sums(&padded) && padded.edges != EDGES_GUARDED)
