@@ -535,12 +535,13 @@ INLINE void tiled_gemm(uint M, uint N, uint K, uint k_slice, float alpha, float 
     // The NVIDIA compiler's code for the tile loop depends on this
     // arithmetic; each tile set keeps the form measured fastest for it
     // (doc/performance.md): division by the band's rows for the big tiles,
-    // by the constant SWIZZLE wherever the band is whole for the mid tiles,
-    // and for split k (whose index arithmetic cost the mid tiles up to a
-    // fifth of their speed, hence only in its own programs) the whole band
-    // always: dimension 0 holds one band's tiles per slice of k, slice by
-    // slice; a slice reads k from slice * k_slice and writes its partial
-    // product c_slice floats after the previous slice's.
+    // by the constant SWIZZLE wherever the band is whole for the mid tiles.
+    // Split k runs products of a few dozen tiles, all in flight at once, so
+    // bands would not help L2: group_row is the tile row, and dimension 0
+    // holds a row's tiles per slice of k, slice by slice; a slice reads k
+    // from slice * k_slice and writes its partial product c_slice floats
+    // after the previous slice's. (Its index arithmetic cost the mid tiles
+    // up to a fifth of their speed, hence only in its own program.)
 #if !SGEMM_SPLIT_K
     uint band = group_row(), tile_rows = (M + BM - 1) / BM;
     if (band * SGEMM_SWIZZLE >= tile_rows)
@@ -561,16 +562,15 @@ INLINE void tiled_gemm(uint M, uint N, uint K, uint k_slice, float alpha, float 
     uint m0 = (band * SGEMM_SWIZZLE + row) * BM;
     uint n0 = column * BN;
 #else
-    uint band_groups = SGEMM_SWIZZLE * ((N + BN - 1) / BN);
-    uint slice = get_group_id(0) / band_groups;
-    uint in_band = get_group_id(0) - slice * band_groups;
+    uint row_groups = (N + BN - 1) / BN;
+    uint slice = get_group_id(0) / row_groups;
     uint k0 = slice * k_slice;
     K = min(k_slice, K - k0);
     a += a_mn_contig ? (ulong)k0 * lda : k0;
     b += b_mn_contig ? (ulong)k0 * ldb : k0;
     c += slice * c_slice;
-    uint m0 = (group_row() * SGEMM_SWIZZLE + in_band % SGEMM_SWIZZLE) * BM;
-    uint n0 = in_band / SGEMM_SWIZZLE * BN;
+    uint m0 = group_row() * BM;
+    uint n0 = (get_group_id(0) - slice * row_groups) * BN;
 #endif
     if (m0 >= M)
         return;

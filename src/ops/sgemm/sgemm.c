@@ -495,13 +495,14 @@ static void plan_tiled(const struct sgemm_call *c, size_t staged, struct sgemm_p
                               : mid   ? (vector ? PROGRAM_SGEMM_TILED_MID : PROGRAM_SGEMM_TILED_MID_SCALAR)
                                       : (vector ? PROGRAM_SGEMM_TILED : PROGRAM_SGEMM_TILED_SCALAR);
     // Dimension 0: the tiles of a band of SWIZZLE tile rows; dimension 1:
-    // bands. Without split k, a product of fewer tile rows than a band
-    // launches only its tiles: groups with nothing to do, even when they
-    // come last, slowed the others (doc/performance.md).
+    // bands. A product of fewer tile rows than a band launches only its
+    // tiles: groups with nothing to do, even when they come last, slowed the
+    // others (doc/performance.md). Split k takes bands of one row.
     size_t threads = (size_t)(tiles.bm / tiles.tm) * (size_t)(tiles.bn / tiles.tn) *
                      (size_t)tiles.sliced_k;
-    size_t swizzle = (size_t)t[TUNE_SGEMM_SWIZZLE], tile_rows = ceil_div(c->m, (size_t)tiles.bm);
-    size_t band = p->slices == 1 && tile_rows < swizzle ? tile_rows : swizzle;
+    size_t swizzle = p->slices > 1 ? 1 : (size_t)t[TUNE_SGEMM_SWIZZLE];
+    size_t tile_rows = ceil_div(c->m, (size_t)tiles.bm);
+    size_t band = tile_rows < swizzle ? tile_rows : swizzle;
     p->g = spread_rows(band * ceil_div(c->n, (size_t)tiles.bn) * threads * p->slices, threads,
                        ceil_div(tile_rows, swizzle), 1);
     p->op = (struct op_plan){program, kernels[p->edges][c->a_mn_contig][c->b_k_contig], 1, ""};

@@ -27,6 +27,8 @@
 #define SGEMM_VECTOR_SET                                                                            \
     (PROGRAM_BIT(SGEMM_TILED) | PROGRAM_BIT(SGEMM_TILED_SPLIT) | PROGRAM_BIT(SGEMM_TILED_MID))
 #define SGEMM_TILED_SET (SGEMM_BIG_SET | SGEMM_MID_SET)
+// Split k runs its few tiles in plain order (cl/sgemm.cl), the others in bands.
+#define SGEMM_BANDED_SET (SGEMM_TILED_SET & ~PROGRAM_BIT(SGEMM_TILED_SPLIT))
 #define SGEMM_SMALL_SET PROGRAM_BIT(SGEMM_SMALL)
 #define SGEMM_CPU_SET PROGRAM_BIT(SGEMM_CPU)
 
@@ -62,7 +64,7 @@
       "work-items side by side along k when loading K-contiguous tiles")                            \
     X(SGEMM_PAD_A, OP_SGEMM, DEFINE, SGEMM_TILED_SET, 0, 0, 32, 0, "padding of the local A tile's rows") \
     X(SGEMM_PAD_B, OP_SGEMM, DEFINE, SGEMM_TILED_SET, 0, 0, 32, 0, "padding of the local B tile's rows") \
-    X(SGEMM_SWIZZLE, OP_SGEMM, DEFINE, SGEMM_TILED_SET, 1, 1, 64, POW2,                             \
+    X(SGEMM_SWIZZLE, OP_SGEMM, DEFINE, SGEMM_BANDED_SET, 1, 1, 64, POW2,                            \
       "tile rows of a band walked column by column (L2 reuse)")                                     \
     X(SGEMM_MID_PERCENT, OP_SGEMM, HOST, 0, 100, 0, 100000, 0,                                      \
       "mid tiles when the big ones give fewer groups than this percentage of the compute units")   \
