@@ -27,7 +27,7 @@
 
 #define GUARD 7
 #define SENTINEL 777.0f
-#define MAX_VARIANTS 128
+#define MAX_VARIANTS 256
 
 struct run {
     const struct test_device *device;
@@ -245,6 +245,15 @@ static void check_shapes(struct run *run, const struct shape *shapes, size_t cou
     }
 }
 
+// A product with more tiles (of up to 32 columns) than the device has compute
+// units: A is packed only where the tiles outnumber them.
+static void check_wide(struct run *run, unsigned long long *seed)
+{
+    struct gemm_case g = {TAILOR_ROW_MAJOR, TAILOR_NO_TRANS, TAILOR_TRANS,
+                          32, 32 * ((size_t)run->device->info.compute_units + 1), 64, 1.0f, 0.5f, 1, 1};
+    check_case(run, &g, seed);
+}
+
 // A tuning string that forces one family of kernels, and what must be seen.
 struct config {
     const char *tuning;
@@ -261,7 +270,7 @@ struct config {
     "SGEMM_MID_WARP_TY=0,SGEMM_LOAD_VEC=4,SGEMM_WARP_INTERLEAVE=0,SGEMM_KTHREADS=1,SGEMM_PAD_A=0,"    \
     "SGEMM_PAD_B=0,SGEMM_DOUBLE_BUFFER=0,SGEMM_PREFETCH=0,SGEMM_MID_DOUBLE_BUFFER=0,"               \
     "SGEMM_MID_PREFETCH=0,SGEMM_SWIZZLE=1,SGEMM_PACK_B_MIN_M=0,SGEMM_MID_EFFICIENCY=0,"              \
-    "SGEMM_ASYNC=0,SGEMM_MID_ASYNC=0,"
+    "SGEMM_ASYNC=0,SGEMM_MID_ASYNC=0,SGEMM_PACK_A_MIN_N=0,"
 
 #define TILED_A                                                                                     \
     NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_MID_PERCENT=0,"                   \
@@ -304,6 +313,12 @@ struct config {
     TILED_B ",SGEMM_MID_PERCENT=100000,SGEMM_SPLIT_PERCENT=100000,"                                   \
             "SGEMM_GROUPS_PER_UNIT=64,SGEMM_SPLIT_SLICE_COST=0,SGEMM_SPLIT_MIN_K=8,SGEMM_STAGE_CUBE=1"
 #define TILED_STAGED TILED_PACKED ",SGEMM_SPLIT_PERCENT=0,SGEMM_STAGE_CUBE=1"
+// A transposed into a workspace first wherever both operands are stored
+// K-contiguous (nt made tt) and the product has more groups than the device
+// has compute units; then across slices of k (the full run also pads m off
+// the vector there: packed-a,padded-m).
+#define TILED_PACKED_A TILED_A ",SGEMM_PACK_A_MIN_N=1"
+#define TILED_SPLIT_PACKED_A TILED_SPLIT ",SGEMM_PACK_A_MIN_N=1"
 #define SMALL NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=1000000,SGEMM_SMALL_RM=3,SGEMM_SMALL_RN=2"
 #define CPU_A NEUTRAL "SGEMM_CPU_KERNELS=1,SGEMM_CPU_RM=3,SGEMM_CPU_VN=4,SGEMM_CPU_NV=2,SGEMM_CPU_DOT_RN=3,SGEMM_CPU_WG=2"
 #define CPU_B NEUTRAL "SGEMM_CPU_KERNELS=1,SGEMM_CPU_RM=5,SGEMM_CPU_VN=8,SGEMM_CPU_NV=1,SGEMM_CPU_ROWS_FIRST=1"
@@ -344,6 +359,8 @@ static const struct config configs[] = {
       {"staged-", ",padded-n:tiled-16x16x8/vec4/shifted/", NULL},
       {"staged-a", ",padded-m,padded-n:tiled-16x16x8/vec4/shifted/tn", NULL},
       {"packed-b,", ",padded-n:tiled-16x16x8/vec4/shifted/nn", NULL}}},
+    {TILED_PACKED_A, {{"packed-a:tiled-16x16x8/vec4/tt", NULL, NULL}, {"tiled-16x16x8/vec4/nn", NULL, NULL}}},
+    {TILED_SPLIT_PACKED_A, {{"packed-a", "split-k", "/tt"}}},
     {TILED_MID,
      {{"tiled-16x32x4/vec4/sliced-k2/nn", NULL, NULL}, {"tiled-16x32x4/vec4/sliced-k2/edge", NULL, NULL},
       {"tiled-16x32x4/scalar/sliced-k2", NULL, NULL}, {"tiled-16x32x4/vec4/sliced-k2/shifted", NULL, NULL}}},
@@ -406,6 +423,8 @@ static void run_config_in(const struct test_device *device, const char *profile,
     open_run(&run, device, profile, config->tuning);
     if (!run.handle)
         return;
+    // The wide product first: the run notes at most MAX_VARIANTS variants.
+    check_wide(&run, &config_seed);
     if (small)
         check_shapes(&run, tiny_shapes, sizeof tiny_shapes / sizeof tiny_shapes[0], &config_seed);
     else

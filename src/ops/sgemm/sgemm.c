@@ -167,12 +167,12 @@ static tailor_status check(const struct profile *profile, const tailor_device_in
 enum tile_edges { EDGES_NONE, EDGES_GUARDED, EDGES_SHIFTED };
 
 // One launch of one kernel over a 3-D geometry; for the tiled kernels, also
-// the launches around it: B transposed or an operand copied to aligned rows
-// in the workspace before, and the slices of a split k summed after.
+// the launches around it: A or B transposed or an operand copied to aligned
+// rows in the workspace before, and the slices of a split k summed after.
 struct sgemm_plan {
     struct op_plan op;
     struct geometry g;
-    int pack_b, stage_a, stage_b; // the plan is for staged_call's operands
+    int pack_a, pack_b, stage_a, stage_b; // the plan is for staged_call's operands
     int pad_m, pad_n;             // staged_call's m, n rounded up to the load vector (see pads)
     int stage_c;                  // the product goes through the workspace, as split k's do
     enum tile_edges edges;        // the tiled kernel's
@@ -350,11 +350,15 @@ static struct workspace_areas areas_of(const struct sgemm_call *c, const struct 
         b_lines = c->k;
         b_length = c->n;
     }
+    if (p->pack_a) { // transposed: k lines of m
+        a_lines = c->k;
+        a_length = c->m;
+    }
     w.ldb = round_up(b_length, WORKSPACE_ROW_ALIGN);
     w.lda = round_up(a_length, WORKSPACE_ROW_ALIGN);
     w.ldp = round_up(c->n, WORKSPACE_ROW_ALIGN);
     w.a_at = p->pack_b || p->stage_b ? b_lines * w.ldb : 0;
-    w.partial_at = w.a_at + (p->stage_a ? a_lines * w.lda : 0);
+    w.partial_at = w.a_at + (p->pack_a || p->stage_a ? a_lines * w.lda : 0);
     w.total = w.partial_at + (sums(p) ? (size_t)p->slices * partial_rows(c, p) * w.ldp : 0);
     return w;
 }
@@ -529,6 +533,22 @@ static int packs_b(const struct sgemm_call *c)
     return c->b_k_contig && min_m > 0 && c->m >= (cl_uint)min_m && floats <= (double)workspace_limit(c);
 }
 
+// Where B stays K-contiguous (not packed), a K-contiguous A makes the
+// product nt, whose big kernels NVIDIA's build gives 141-143 registers (one
+// group per compute unit where the others fit two; doc/performance.md): A
+// transposed into a workspace (k x m floats) makes it tt. The transpose
+// costs a fraction of the product's time that falls as 1 / n, so it is
+// considered from SGEMM_PACK_A_MIN_N columns of C on (plan_tiled_call says
+// where it is taken); workspaces over an eighth of the device's memory are
+// not taken.
+static int packs_a(const struct sgemm_call *c, const struct sgemm_plan *p)
+{
+    int min_n = tune(c->ctx, TUNE_SGEMM_PACK_A_MIN_N);
+    double floats = (double)c->k * (double)round_up(c->m, WORKSPACE_ROW_ALIGN);
+    return !c->a_mn_contig && c->b_k_contig && !p->pack_b && min_n > 0 && c->n >= (cl_uint)min_n &&
+           floats <= (double)workspace_limit(c);
+}
+
 // An operand whose rows do not start on load vectors would take the
 // scalar-load kernels; in a big product, one copy of it to aligned rows
 // costs less than that.
@@ -549,10 +569,11 @@ static struct sgemm_call staged_call(const struct sgemm_call *c, const struct sg
         staged.ldb = w.ldb;
         staged.b_k_contig = c->b_k_contig && !p->pack_b;
     }
-    if (p->stage_a) {
+    if (p->pack_a || p->stage_a) {
         staged.a = workspace;
         staged.a_offset = w.a_at;
         staged.lda = w.lda;
+        staged.a_mn_contig = c->a_mn_contig || p->pack_a;
     }
     if (p->pad_m)
         staged.m = (cl_uint)partial_rows(c, p);
@@ -563,14 +584,14 @@ static struct sgemm_call staged_call(const struct sgemm_call *c, const struct sg
 
 // An M-contiguous A whose m, or an N-contiguous B whose n, is off the load
 // vector leaves the edge kernels (a shifted tile would start off the
-// vector). Where that operand is copied to the workspace (staged, or B
+// vector). Where that operand is copied to the workspace (staged, or
 // packed) and the product goes there too, the product runs over m or n
 // rounded up to the vector instead: the workspace's rows have room for the
 // extra elements, which reach only rows or columns of the product that are
 // not summed into C.
 static int pads_m(const struct sgemm_call *c, const struct sgemm_plan *p)
 {
-    return p->stage_a && c->a_mn_contig && sums(p) &&
+    return (p->pack_a || (p->stage_a && c->a_mn_contig)) && sums(p) &&
            !divides(c->m, tune(c->ctx, TUNE_SGEMM_LOAD_VEC));
 }
 
@@ -580,13 +601,14 @@ static int pads_n(const struct sgemm_call *c, const struct sgemm_plan *p)
            !divides(c->n, tune(c->ctx, TUNE_SGEMM_LOAD_VEC));
 }
 
-static void plan_tiled_call(const struct sgemm_call *c, struct sgemm_plan *p)
+// The tiled plan with the operands packed as p says (pack_a, pack_b), the
+// others staged where they need it.
+static void plan_operands(const struct sgemm_call *c, struct sgemm_plan *p)
 {
-    p->pack_b = packs_b(c);
     p->stage_b = !p->pack_b && stages(c, c->b_offset, c->ldb);
-    p->stage_a = stages(c, c->a_offset, c->lda);
+    p->stage_a = !p->pack_a && stages(c, c->a_offset, c->lda);
     p->slices = 1;
-    if ((p->pack_b || p->stage_a || p->stage_b) && areas_of(c, p).total > workspace_limit(c))
+    if ((p->pack_a || p->pack_b || p->stage_a || p->stage_b) && areas_of(c, p).total > workspace_limit(c))
         p->stage_a = p->stage_b = 0;
     size_t staged_floats = areas_of(c, p).total;
     struct sgemm_call staged = staged_call(c, p, NULL);
@@ -609,14 +631,38 @@ static void plan_tiled_call(const struct sgemm_call *c, struct sgemm_plan *p)
         if (sums(&padded) && padded.edges != EDGES_GUARDED)
             *p = padded;
     }
-    // "packed-b:", "staged-ab:", "packed-b,staged-ac:", "staged-bc,padded-n:" ...
+}
+
+static size_t plan_groups(const struct sgemm_plan *p)
+{
+    size_t groups = 1;
+    for (int d = 0; d < 3; ++d)
+        groups *= p->g.global[d] / p->g.local[d];
+    return groups;
+}
+
+static void plan_tiled_call(const struct sgemm_call *c, struct sgemm_plan *p)
+{
+    p->pack_b = packs_b(c);
+    plan_operands(c, p);
+    // A packed pays where the nt kernels would hold more than one group per
+    // compute unit, and unless it sends a product the shifted (or aligned)
+    // kernels take to the guarded ones (m off the load vector).
+    if (packs_a(c, p) && plan_groups(p) > c->ctx->info.compute_units) {
+        struct sgemm_plan packed = {.pack_a = 1, .pack_b = p->pack_b};
+        plan_operands(c, &packed);
+        if (packed.edges != EDGES_GUARDED || p->edges == EDGES_GUARDED)
+            *p = packed;
+    }
+    // "packed-b:", "staged-ab:", "packed-b,staged-ac:", "packed-a,staged-b,padded-m:" ...
     char prefix[64] = "", staged_letters[4] = "";
     snprintf(staged_letters, sizeof staged_letters, "%s%s%s", p->stage_a ? "a" : "", p->stage_b ? "b" : "",
              p->stage_c ? "c" : "");
-    if (p->pack_b || staged_letters[0])
-        snprintf(prefix, sizeof prefix, "%s%s%s%s%s%s:", p->pack_b ? "packed-b" : "",
-                 p->pack_b && staged_letters[0] ? "," : "", staged_letters[0] ? "staged-" : "",
-                 staged_letters, p->pad_m ? ",padded-m" : "", p->pad_n ? ",padded-n" : "");
+    const char *packed = p->pack_a ? "packed-a" : p->pack_b ? "packed-b" : "";
+    if (packed[0] || staged_letters[0])
+        snprintf(prefix, sizeof prefix, "%s%s%s%s%s%s:", packed, packed[0] && staged_letters[0] ? "," : "",
+                 staged_letters[0] ? "staged-" : "", staged_letters, p->pad_m ? ",padded-m" : "",
+                 p->pad_n ? ",padded-n" : "");
     name_prefix(p->op.variant, sizeof p->op.variant, prefix);
 }
 
@@ -828,7 +874,7 @@ static tailor_status launch_split_sum(const struct sgemm_call *c, const struct s
 // would.
 static tailor_status launch_tiled(const struct sgemm_call *c, const struct sgemm_plan *p)
 {
-    if (!p->pack_b && !p->stage_a && !p->stage_b && !sums(p))
+    if (!p->pack_a && !p->pack_b && !p->stage_a && !p->stage_b && !sums(p))
         return launch(c, p);
     struct workspace_areas w = areas_of(c, p);
     struct workspace_lease lease;
@@ -846,7 +892,13 @@ static tailor_status launch_tiled(const struct sgemm_call *c, const struct sgemm
         status = launch_stage(c, c->b_k_contig ? c->n : c->k, c->b_k_contig ? c->k : c->n, c->b,
                               c->b_offset, c->ldb, lease.buffer, w.b_at, w.ldb, &chain);
     }
-    if (status == TAILOR_SUCCESS && p->stage_a)
+    if (status == TAILOR_SUCCESS && p->pack_a) {
+        cl_event packed = NULL;
+        status = tailor_transpose(c->ctx, c->queue, sizeof(float), c->m, c->k, c->a, c->a_offset, c->lda,
+                                  lease.buffer, w.a_at, w.lda, chain.count, chain.list, &packed);
+        if (status == TAILOR_SUCCESS)
+            chain_to(&chain, packed);
+    } else if (status == TAILOR_SUCCESS && p->stage_a)
         status = launch_stage(c, c->a_mn_contig ? c->k : c->m, c->a_mn_contig ? c->m : c->k, c->a,
                               c->a_offset, c->lda, lease.buffer, w.a_at, w.lda, &chain);
     if (status == TAILOR_SUCCESS) {

@@ -72,6 +72,8 @@
       "mid tiles also where the big ones fill the compute units, when their groups per compute unit (rounded up) take less time at this percentage of the big tiles' speed per multiply-add (0: never)") \
     X(SGEMM_PACK_B_MIN_M, OP_SGEMM, HOST, 0, 0, 0, 1 << 30, 0,                                     \
       "tiled kernels: B stored transposed is transposed into a workspace first when m is at least this (0: never)") \
+    X(SGEMM_PACK_A_MIN_N, OP_SGEMM, HOST, 0, 0, 0, 1 << 30, 0,                                     \
+      "tiled kernels: where A and B are both stored K-contiguous and B is not packed, A is transposed into a workspace first when n is at least this (0: never)") \
     X(SGEMM_SPLIT_PERCENT, OP_SGEMM, HOST, 0, 100, 0, 100000, 0,                                    \
       "tiled kernels: k is split into slices of big tiles, summed afterwards, when the mid tiles give fewer groups than this percentage of the compute units (0: never); the slices are counted in waves of SGEMM_GROUPS_PER_UNIT") \
     X(SGEMM_GROUPS_PER_UNIT, OP_SGEMM, HOST, 0, 1, 1, 64, 0,                                       \

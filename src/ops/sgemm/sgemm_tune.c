@@ -3,8 +3,9 @@
 // large products in three orientations and an odd shape, the mid tile set
 // and its thresholds on products too small for the big tiles or just over a
 // round of them, when and how far k is split on products with few tiles and
-// long k, from which m on B stored transposed is packed first, and the small
-// kernel with its thresholds on skinny products; on CPUs the CPU kernels
+// long k, from which m on B stored transposed is packed first (and from
+// which n A, where B is not), and the small kernel with its thresholds on
+// skinny products; on CPUs the CPU kernels
 // (and whether to use them) on the CPU bench's shapes, then from which size
 // they pack A and B first, and the packed kernel's slices.
 #include "sgemm.h"
@@ -36,9 +37,9 @@ static const struct tune_task tasks[] = {
                  TUNE_SGEMM_SPLIT_MIN_K),
      {GEMM(3000, 200, 5000, N, N), GEMM(256, 256, 65536, N, N), GEMM(384, 4096, 4096, N, T),
       GEMM(8192, 256, 4096, N, N)}},
-    {"packed b", TUNE_ON_GPU, 2, TUNE_PARAMS(TUNE_SGEMM_PACK_B_MIN_M),
+    {"packed operands", TUNE_ON_GPU, 2, TUNE_PARAMS(TUNE_SGEMM_PACK_B_MIN_M, TUNE_SGEMM_PACK_A_MIN_N),
      {GEMM(4096, 4096, 4096, N, T), GEMM(1024, 1024, 2048, N, T), GEMM(2048, 2048, 2048, T, T),
-      GEMM(256, 4096, 2048, N, T), GEMM(64, 4096, 4096, N, T)}},
+      GEMM(256, 4096, 2048, N, T), GEMM(64, 4096, 4096, N, T), GEMM(384, 1024, 1024, N, T)}},
     {"small", TUNE_ON_GPU, 1,
      TUNE_PARAMS(TUNE_SGEMM_SMALL_DIM, TUNE_SGEMM_SMALL_CUBE, TUNE_SGEMM_SMALL_RM,
                  TUNE_SGEMM_SMALL_RN, TUNE_SGEMM_SMALL_WG_X, TUNE_SGEMM_SMALL_WG_Y),
