@@ -315,8 +315,8 @@ struct config {
 #define TILED_STAGED TILED_PACKED ",SGEMM_SPLIT_PERCENT=0,SGEMM_STAGE_CUBE=1"
 // A transposed into a workspace first wherever both operands are stored
 // K-contiguous (nt made tt) and the product has more groups than the device
-// has compute units; then across slices of k (the full run also pads m off
-// the vector there: packed-a,padded-m).
+// has compute units (check_wide's product at least); then across slices of
+// k.
 #define TILED_PACKED_A TILED_A ",SGEMM_PACK_A_MIN_N=1"
 #define TILED_SPLIT_PACKED_A TILED_SPLIT ",SGEMM_PACK_A_MIN_N=1"
 #define SMALL NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=1000000,SGEMM_SMALL_RM=3,SGEMM_SMALL_RN=2"

@@ -173,10 +173,10 @@ struct sgemm_plan {
     struct op_plan op;
     struct geometry g;
     int pack_a, pack_b, stage_a, stage_b; // the plan is for staged_call's operands
-    int pad_m, pad_n;             // staged_call's m, n rounded up to the load vector (see pads)
-    int stage_c;                  // the product goes through the workspace, as split k's do
-    enum tile_edges edges;        // the tiled kernel's
-    cl_uint slices, k_slice;      // split k: slices of k_slice steps (1 slice: K)
+    int pad_m, pad_n;        // staged_call's m, n rounded up to the load vector (see pads)
+    int stage_c;             // the product goes through the workspace, as split k's do
+    enum tile_edges edges;   // the tiled kernel's
+    cl_uint slices, k_slice; // split k: slices of k_slice steps (1 slice: K)
 };
 
 // The small kernels' 2-D geometry over `columns` work-items and `rows` rows.
@@ -633,6 +633,7 @@ static void plan_operands(const struct sgemm_call *c, struct sgemm_plan *p)
     }
 }
 
+// The work-groups the plan's product launches.
 static size_t plan_groups(const struct sgemm_plan *p)
 {
     size_t groups = 1;
@@ -649,7 +650,7 @@ static void plan_tiled_call(const struct sgemm_call *c, struct sgemm_plan *p)
     // compute unit, and unless it sends a product the shifted (or aligned)
     // kernels take to the guarded ones (m off the load vector).
     if (packs_a(c, p) && plan_groups(p) > c->ctx->info.compute_units) {
-        struct sgemm_plan packed = {.pack_a = 1, .pack_b = p->pack_b};
+        struct sgemm_plan packed = {.pack_a = 1};
         plan_operands(c, &packed);
         if (packed.edges != EDGES_GUARDED || p->edges == EDGES_GUARDED)
             *p = packed;

@@ -5,9 +5,9 @@
 // round of them, when and how far k is split on products with few tiles and
 // long k, from which m on B stored transposed is packed first (and from
 // which n A, where B is not), and the small kernel with its thresholds on
-// skinny products; on CPUs the CPU kernels
-// (and whether to use them) on the CPU bench's shapes, then from which size
-// they pack A and B first, and the packed kernel's slices.
+// skinny products; on CPUs the CPU kernels (and whether to use them) on the
+// CPU bench's shapes, then from which size they pack A and B first, and the
+// packed kernel's slices.
 #include "sgemm.h"
 
 #define GEMM(rows, cols, depth, ta, tb)                                                             \
