@@ -270,7 +270,7 @@ struct config {
     "SGEMM_MID_WARP_TY=0,SGEMM_LOAD_VEC=4,SGEMM_WARP_INTERLEAVE=0,SGEMM_KTHREADS=1,SGEMM_PAD_A=0,"    \
     "SGEMM_PAD_B=0,SGEMM_DOUBLE_BUFFER=0,SGEMM_PREFETCH=0,SGEMM_MID_DOUBLE_BUFFER=0,"               \
     "SGEMM_MID_PREFETCH=0,SGEMM_SWIZZLE=1,SGEMM_PACK_B_MIN_M=0,SGEMM_MID_EFFICIENCY=0,"              \
-    "SGEMM_ASYNC=0,SGEMM_MID_ASYNC=0,SGEMM_PACK_A_MIN_N=0,"
+    "SGEMM_ASYNC=0,SGEMM_MID_ASYNC=0,"
 
 #define TILED_A                                                                                     \
     NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_MID_PERCENT=0,"                   \
@@ -423,8 +423,10 @@ static void run_config_in(const struct test_device *device, const char *profile,
     open_run(&run, device, profile, config->tuning);
     if (!run.handle)
         return;
-    // The wide product first: the run notes at most MAX_VARIANTS variants.
-    check_wide(&run, &config_seed);
+    // The wide product first (the run notes at most MAX_VARIANTS variants),
+    // from a seed of its own: the other cases' draws stay as they were.
+    unsigned long long wide_seed = config_seed ^ 0x9e3779b97f4a7c15ull;
+    check_wide(&run, &wide_seed);
     if (small)
         check_shapes(&run, tiny_shapes, sizeof tiny_shapes / sizeof tiny_shapes[0], &config_seed);
     else
