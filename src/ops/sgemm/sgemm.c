@@ -521,6 +521,13 @@ static void plan_tiled(const struct sgemm_call *c, size_t staged, struct sgemm_p
              tiles.bn, tiles.bk, loads, sliced, edge_names[p->edges], orientation(c));
 }
 
+// Whether an operand transposed into the workspace (k rows of `extent`
+// floats, padded to WORKSPACE_ROW_ALIGN) stays within its limit.
+static int packed_fits(const struct sgemm_call *c, cl_uint extent)
+{
+    return (double)c->k * (double)round_up(extent, WORKSPACE_ROW_ALIGN) <= (double)workspace_limit(c);
+}
+
 // A K-contiguous B costs the tiled kernels a transposing store into local
 // memory for both operands of an nt product, where a single transpose of B
 // into a workspace (n x k floats, rows padded to 128 bytes) turns the call
@@ -529,8 +536,7 @@ static void plan_tiled(const struct sgemm_call *c, size_t staged, struct sgemm_p
 static int packs_b(const struct sgemm_call *c)
 {
     int min_m = tune(c->ctx, TUNE_SGEMM_PACK_B_MIN_M);
-    double floats = (double)c->k * (double)round_up(c->n, WORKSPACE_ROW_ALIGN);
-    return c->b_k_contig && min_m > 0 && c->m >= (cl_uint)min_m && floats <= (double)workspace_limit(c);
+    return c->b_k_contig && min_m > 0 && c->m >= (cl_uint)min_m && packed_fits(c, c->n);
 }
 
 // Where B stays K-contiguous (not packed), a K-contiguous A makes the
@@ -544,9 +550,8 @@ static int packs_b(const struct sgemm_call *c)
 static int packs_a(const struct sgemm_call *c, const struct sgemm_plan *p)
 {
     int min_n = tune(c->ctx, TUNE_SGEMM_PACK_A_MIN_N);
-    double floats = (double)c->k * (double)round_up(c->m, WORKSPACE_ROW_ALIGN);
     return !c->a_mn_contig && c->b_k_contig && !p->pack_b && min_n > 0 && c->n >= (cl_uint)min_n &&
-           floats <= (double)workspace_limit(c);
+           packed_fits(c, c->m);
 }
 
 // An operand whose rows do not start on load vectors would take the
@@ -821,6 +826,20 @@ static void chain_to(struct chain *chain, cl_event next)
     chain->list = &chain->last;
 }
 
+// An operand stored k-contiguous (`lines` rows of k floats, `ld` apart)
+// transposed by tailor_transpose into the workspace at `at` (k rows of
+// `lines`, `ldw` apart), after the chain's last launch.
+static tailor_status launch_pack(const struct sgemm_call *c, size_t lines, cl_mem src, cl_ulong offset,
+                                 cl_ulong ld, cl_mem workspace, size_t at, size_t ldw, struct chain *chain)
+{
+    cl_event packed = NULL;
+    tailor_status status = tailor_transpose(c->ctx, c->queue, sizeof(float), lines, c->k, src, offset, ld,
+                                            workspace, at, ldw, chain->count, chain->list, &packed);
+    if (status == TAILOR_SUCCESS)
+        chain_to(chain, packed);
+    return status;
+}
+
 // `lines` lines of `length` floats copied to aligned rows of the workspace.
 static tailor_status launch_stage(const struct sgemm_call *c, size_t lines, size_t length, cl_mem src,
                                   cl_ulong offset, cl_ulong ld, cl_mem workspace, size_t at,
@@ -884,22 +903,14 @@ static tailor_status launch_tiled(const struct sgemm_call *c, const struct sgemm
         return status;
     struct chain chain = {c->wait_count, c->wait_list, NULL};
     if (p->pack_b) {
-        cl_event packed = NULL;
-        status = tailor_transpose(c->ctx, c->queue, sizeof(float), c->n, c->k, c->b, c->b_offset, c->ldb,
-                                  lease.buffer, w.b_at, w.ldb, chain.count, chain.list, &packed);
-        if (status == TAILOR_SUCCESS)
-            chain_to(&chain, packed);
+        status = launch_pack(c, c->n, c->b, c->b_offset, c->ldb, lease.buffer, w.b_at, w.ldb, &chain);
     } else if (p->stage_b) {
         status = launch_stage(c, c->b_k_contig ? c->n : c->k, c->b_k_contig ? c->k : c->n, c->b,
                               c->b_offset, c->ldb, lease.buffer, w.b_at, w.ldb, &chain);
     }
-    if (status == TAILOR_SUCCESS && p->pack_a) {
-        cl_event packed = NULL;
-        status = tailor_transpose(c->ctx, c->queue, sizeof(float), c->m, c->k, c->a, c->a_offset, c->lda,
-                                  lease.buffer, w.a_at, w.lda, chain.count, chain.list, &packed);
-        if (status == TAILOR_SUCCESS)
-            chain_to(&chain, packed);
-    } else if (status == TAILOR_SUCCESS && p->stage_a)
+    if (status == TAILOR_SUCCESS && p->pack_a)
+        status = launch_pack(c, c->m, c->a, c->a_offset, c->lda, lease.buffer, w.a_at, w.lda, &chain);
+    else if (status == TAILOR_SUCCESS && p->stage_a)
         status = launch_stage(c, c->a_mn_contig ? c->k : c->m, c->a_mn_contig ? c->m : c->k, c->a,
                               c->a_offset, c->lda, lease.buffer, w.a_at, w.lda, &chain);
     if (status == TAILOR_SUCCESS) {
