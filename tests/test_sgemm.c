@@ -487,6 +487,38 @@ static void check_tall(const struct test_device *device, const char *profile, un
     }
 }
 
+// Split k counts a compute unit's time by SGEMM_SHARED_GAIN: one tile over
+// units * 48 steps of k goes into twice as many slices as compute units
+// (two groups a unit, one wave) where two groups at once gain anything, and
+// into as many as compute units where they gain nothing (two slices of
+// half the length in a unit then take as long as one).
+static void check_shared_gain(const struct test_device *device, const char *profile)
+{
+    static const int gains[] = {100, 50, 0};
+    size_t units = device->info.compute_units;
+    for (size_t g = 0; g < sizeof gains / sizeof gains[0]; ++g) {
+        char tuning[1024];
+        snprintf(tuning, sizeof tuning,
+                 TILED_A ",SGEMM_SPLIT_PERCENT=100000,SGEMM_GROUPS_PER_UNIT=2,SGEMM_SHARED_GAIN=%d,"
+                         "SGEMM_SPLIT_SLICE_COST=0,SGEMM_SPLIT_MIN_K=8",
+                 gains[g]);
+        tailor_context *handle = test_handle(device, profile, tuning);
+        if (!handle)
+            continue;
+        tailor_call call = {.operation = TAILOR_OP_SGEMM, .layout = TAILOR_ROW_MAJOR,
+                            .trans_a = TAILOR_NO_TRANS, .trans_b = TAILOR_NO_TRANS,
+                            .m = 16, .n = 16, .k = 48 * units, .lda = 48 * units, .ldb = 16, .ldc = 16,
+                            .alpha = 1.0f, .beta = 0.0f};
+        tailor_plan plan;
+        char want[64];
+        snprintf(want, sizeof want, "split-k%zu:", gains[g] ? 2 * units : units);
+        CHECK(tailor_explain(handle, &call, &plan) == TAILOR_SUCCESS && strncmp(plan.variant, want, strlen(want)) == 0,
+              "[%s] shared gain %d on %zu compute units: %s, want %s", profile, gains[g], units,
+              plan.variant, want);
+        tailor_context_release(&handle);
+    }
+}
+
 // Events and wait lists: gated by a user event, the call must not complete first.
 static void check_wait_list(struct run *run)
 {
@@ -734,6 +766,7 @@ int main(int argc, char **argv)
         for (size_t p = 0; p < profile_count; ++p) {
             for (size_t i = 0; i < sizeof configs / sizeof configs[0]; ++i)
                 run_config(&devices[d], profiles[p], &configs[i], options.small, &seed);
+            check_shared_gain(&devices[d], profiles[p]);
             if (!options.small)
                 check_tall(&devices[d], profiles[p], &seed);
         }

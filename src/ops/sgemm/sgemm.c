@@ -363,16 +363,29 @@ static struct workspace_areas areas_of(const struct sgemm_call *c, const struct 
     return w;
 }
 
+// The time a compute unit takes for its share of `groups`, in one group's
+// time: it runs SGEMM_GROUPS_PER_UNIT of them at once, and r groups at once
+// go 1 + (r - 1) * SGEMM_SHARED_GAIN / 100 times as fast as one (100: as
+// fast each as alone, so a unit's time counts its waves).
+static double unit_time(const struct sgemm_call *c, size_t groups)
+{
+    const int *t = c->ctx->profile.tune;
+    size_t units = c->ctx->info.compute_units, at_once = (size_t)t[TUNE_SGEMM_GROUPS_PER_UNIT];
+    double gain = t[TUNE_SGEMM_SHARED_GAIN] / 100.0;
+    size_t share = ceil_div(groups, units), rest = share % at_once;
+    double time = (double)(share - rest) / (1.0 + (double)(at_once - 1) * gain);
+    return rest ? time + (double)rest / (1.0 + (double)(rest - 1) * gain) : time;
+}
+
 // Split k on the big tiles where even the mid tiles would leave compute
 // units idle (fewer groups than SGEMM_SPLIT_PERCENT of them) and k is long.
-// The groups run in waves of SGEMM_GROUPS_PER_UNIT per compute unit, so a
-// slice count's time goes as its waves times a slice's steps of k plus
-// SGEMM_SPLIT_SLICE_COST: the count with the least (one slice included,
-// fewer slices on a tie), each slice at least SGEMM_SPLIT_MIN_K steps
-// rounded to whole tiles of k, their partial products within the workspace
-// limit: slices that leave the last wave half empty take as long as a full
-// one. The mid tiles, where they fill the device, run faster than slices of
-// big ones plus their sum.
+// A slice count's time goes as a compute unit's time for its groups
+// (unit_time) times a slice's steps of k plus SGEMM_SPLIT_SLICE_COST: the
+// count with the least (one slice included, fewer slices on a tie), each
+// slice at least SGEMM_SPLIT_MIN_K steps rounded to whole tiles of k, their
+// partial products within the workspace limit, no more groups than the
+// units run at once. The mid tiles, where they fill the device, run faster
+// than slices of big ones plus their sum.
 static cl_uint split_slices(const struct sgemm_call *c, size_t big_groups, size_t mid_groups, int bk,
                             size_t staged, size_t *k_slice)
 {
@@ -385,14 +398,14 @@ static cl_uint split_slices(const struct sgemm_call *c, size_t big_groups, size_
     size_t wave = units * (size_t)t[TUNE_SGEMM_GROUPS_PER_UNIT];
     size_t slice_cost = (size_t)t[TUNE_SGEMM_SPLIT_SLICE_COST];
     size_t most = c->k / min_k, best = 1, best_length = c->k;
-    double best_time = (double)ceil_div(big_groups, wave) * (double)(c->k + slice_cost);
+    double best_time = unit_time(c, big_groups) * (double)(c->k + slice_cost);
     if (most > wave)
         most = wave; // more slices than a wave's groups add waves, not balance
     for (size_t slices = 2; slices <= most; ++slices) {
         size_t length = round_up(ceil_div(c->k, slices), (size_t)bk);
         if (ceil_div(c->k, length) != slices)
             continue; // the same slices as a smaller count
-        double time = (double)ceil_div(big_groups * slices, wave) * (double)(length + slice_cost);
+        double time = unit_time(c, big_groups * slices) * (double)(length + slice_cost);
         if (time < best_time && partials_fit(c, staged, slices)) {
             best = slices;
             best_length = length;

@@ -75,9 +75,11 @@
     X(SGEMM_PACK_A_MIN_N, OP_SGEMM, HOST, 0, 0, 0, 1 << 30, 0,                                     \
       "tiled kernels: where A and B are both stored K-contiguous and B is not packed, A is transposed into a workspace first when n is at least this (0: never)") \
     X(SGEMM_SPLIT_PERCENT, OP_SGEMM, HOST, 0, 100, 0, 100000, 0,                                    \
-      "tiled kernels: k is split into slices of big tiles, summed afterwards, when the mid tiles give fewer groups than this percentage of the compute units (0: never); the slices are counted in waves of SGEMM_GROUPS_PER_UNIT") \
+      "tiled kernels: k is split into slices of big tiles, summed afterwards, when the mid tiles give fewer groups than this percentage of the compute units (0: never); how many by SGEMM_GROUPS_PER_UNIT and SGEMM_SHARED_GAIN") \
     X(SGEMM_GROUPS_PER_UNIT, OP_SGEMM, HOST, 0, 1, 1, 64, 0,                                       \
-      "tiled kernels: big-tile groups a compute unit runs at once (a wave is this many per unit; split k sizes its slices by whole waves)") \
+      "tiled kernels: big-tile groups a compute unit runs at once (split k counts a unit's groups in rounds of this many)") \
+    X(SGEMM_SHARED_GAIN, OP_SGEMM, HOST, 0, 100, 0, 100, 0,                                        \
+      "tiled kernels: the speed each further group running at once adds to a compute unit, in percent of one group's (100: SGEMM_GROUPS_PER_UNIT groups at once take as long as one; split k times a unit's rounds by it)") \
     X(SGEMM_SPLIT_SLICE_COST, OP_SGEMM, HOST, 0, 128, 0, 1 << 20, 0,                               \
       "tiled kernels: what a slice of a split k costs beyond its own steps (filling the pipeline, its partial product), in steps of k") \
     X(SGEMM_SPLIT_MIN_K, OP_SGEMM, HOST, 0, 1024, 1, 1 << 30, 0,                                    \
