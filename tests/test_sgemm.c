@@ -312,6 +312,11 @@ struct config {
 #define TILED_SPLIT                                                                                 \
     TILED_B ",SGEMM_MID_PERCENT=100000,SGEMM_SPLIT_PERCENT=100000,"                                   \
             "SGEMM_GROUPS_PER_UNIT=64,SGEMM_SPLIT_SLICE_COST=0,SGEMM_SPLIT_MIN_K=8,SGEMM_STAGE_CUBE=1"
+// Split k on the mid tiles (a sixteenth of the big ones' area, at their
+// speed per multiply-add), sliced k and register prefetch within slices.
+#define TILED_SPLIT_MID                                                                             \
+    TILED_MID ",SGEMM_SPLIT_PERCENT=100000,SGEMM_GROUPS_PER_UNIT=64,SGEMM_SPLIT_SLICE_COST=0,"        \
+              "SGEMM_SPLIT_MIN_K=8,SGEMM_MID_SPLIT_EFFICIENCY=100,SGEMM_STAGE_CUBE=1"
 #define TILED_STAGED TILED_PACKED ",SGEMM_SPLIT_PERCENT=0,SGEMM_STAGE_CUBE=1"
 // A transposed into a workspace first wherever both operands are stored
 // K-contiguous (nt made tt) and the product has more groups than the device
@@ -353,6 +358,9 @@ static const struct config configs[] = {
      {{"split-k", "tiled-32x16x8/vec2/sliced-k4/nn", NULL},
       {"staged-ab:split-k", NULL, NULL}, {"staged-", ":tiled-32x32x16/vec2/", NULL},
       {"split-k", "/shifted/", NULL}}},
+    {TILED_SPLIT_MID,
+     {{"split-k", ":tiled-16x32x4/vec4/sliced-k2/nn", NULL}, {"split-k", ":tiled-16x32x4/vec4/sliced-k2/shifted/", NULL},
+      {"split-k", ":tiled-16x32x4/vec4/sliced-k2/edge/", NULL}}},
     {TILED_STAGED,
      {{"packed-b,staged-a", NULL, NULL}, {"packed-b,staged-c:tiled-16x16x8/vec4", NULL, NULL},
       {"staged-abc:tiled-16x16x8/vec4", NULL, NULL}, {"packed-b:tiled-16x16x8/vec4/", NULL, NULL},

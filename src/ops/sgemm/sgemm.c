@@ -377,42 +377,45 @@ static double unit_time(const struct sgemm_call *c, size_t groups)
     return rest ? time + (double)rest / (1.0 + (double)(rest - 1) * gain) : time;
 }
 
-// Split k on the big tiles where even the mid tiles would leave compute
-// units idle (fewer groups than SGEMM_SPLIT_PERCENT of them) and k is long.
-// A slice count's time goes as a compute unit's time for its groups
-// (unit_time) times a slice's steps of k plus SGEMM_SPLIT_SLICE_COST: the
-// count with the least (one slice included, fewer slices on a tie), each
-// slice at least SGEMM_SPLIT_MIN_K steps rounded to whole tiles of k, their
-// partial products within the workspace limit, no more groups than the
-// units run at once. The mid tiles, where they fill the device, run faster
-// than slices of big ones plus their sum.
-static cl_uint split_slices(const struct sgemm_call *c, size_t big_groups, size_t mid_groups, int bk,
-                            size_t staged, size_t *k_slice)
+// Where even the mid tiles would leave compute units idle (fewer groups
+// than SGEMM_SPLIT_PERCENT of them) and k is long, k may be split.
+static int split_considered(const struct sgemm_call *c, size_t mid_groups)
 {
     const int *t = c->ctx->profile.tune;
-    size_t units = c->ctx->info.compute_units;
-    size_t min_k = (size_t)t[TUNE_SGEMM_SPLIT_MIN_K];
-    *k_slice = c->k;
-    if (mid_groups * 100 >= (size_t)t[TUNE_SGEMM_SPLIT_PERCENT] * units || c->k / 2 < min_k)
-        return 1;
-    size_t wave = units * (size_t)t[TUNE_SGEMM_GROUPS_PER_UNIT];
+    return mid_groups * 100 < (size_t)t[TUNE_SGEMM_SPLIT_PERCENT] * c->ctx->info.compute_units &&
+           c->k / 2 >= (size_t)t[TUNE_SGEMM_SPLIT_MIN_K];
+}
+
+// The slice count of k for `groups` tiles: a count's time goes as a compute
+// unit's time for its groups (unit_time) times a slice's steps of k plus
+// SGEMM_SPLIT_SLICE_COST. The count with the least (one slice included,
+// fewer slices on a tie), each slice at least SGEMM_SPLIT_MIN_K steps
+// rounded to whole tiles of k (bk), their partial products within the
+// workspace limit, no more groups than the units run at once. *time: its
+// time in steps of one group.
+static cl_uint split_slices(const struct sgemm_call *c, size_t groups, int bk, size_t staged,
+                            size_t *k_slice, double *time)
+{
+    const int *t = c->ctx->profile.tune;
+    size_t wave = c->ctx->info.compute_units * (size_t)t[TUNE_SGEMM_GROUPS_PER_UNIT];
     size_t slice_cost = (size_t)t[TUNE_SGEMM_SPLIT_SLICE_COST];
-    size_t most = c->k / min_k, best = 1, best_length = c->k;
-    double best_time = unit_time(c, big_groups) * (double)(c->k + slice_cost);
+    size_t most = c->k / (size_t)t[TUNE_SGEMM_SPLIT_MIN_K], best = 1, best_length = c->k;
+    double best_time = unit_time(c, groups) * (double)(c->k + slice_cost);
     if (most > wave)
         most = wave; // more slices than a wave's groups add waves, not balance
     for (size_t slices = 2; slices <= most; ++slices) {
         size_t length = round_up(ceil_div(c->k, slices), (size_t)bk);
         if (ceil_div(c->k, length) != slices)
             continue; // the same slices as a smaller count
-        double time = unit_time(c, big_groups * slices) * (double)(length + slice_cost);
-        if (time < best_time && partials_fit(c, staged, slices)) {
+        double slices_time = unit_time(c, groups * slices) * (double)(length + slice_cost);
+        if (slices_time < best_time && partials_fit(c, staged, slices)) {
             best = slices;
             best_length = length;
-            best_time = time;
+            best_time = slices_time;
         }
     }
     *k_slice = best_length;
+    *time = best_time;
     return (cl_uint)best;
 }
 
@@ -487,12 +490,33 @@ static void plan_tiled(const struct sgemm_call *c, size_t staged, struct sgemm_p
     // Too few big tiles for the compute units: the mid tile set, or split k.
     size_t big_groups = ceil_div(c->m, (size_t)tiles.bm) * ceil_div(c->n, (size_t)tiles.bn);
     size_t mid_groups = ceil_div(c->m, (size_t)mid_tiles.bm) * ceil_div(c->n, (size_t)mid_tiles.bn);
+    // Split k on the big tiles, or on the mid ones where their time at
+    // SGEMM_MID_SPLIT_EFFICIENCY percent of the big tiles' speed per
+    // multiply-add is less (0: never): where the output has one side of a
+    // few dozen rows, the big tiles compute mostly padding.
     size_t k_slice = c->k;
-    p->slices = vector ? split_slices(c, big_groups, mid_groups, tiles.bk, staged, &k_slice) : 1;
+    int mid_split = 0;
+    p->slices = 1;
+    if (vector && split_considered(c, mid_groups)) {
+        double big_time, mid_time;
+        size_t mid_k_slice;
+        p->slices = split_slices(c, big_groups, tiles.bk, staged, &k_slice, &big_time);
+        int efficiency = t[TUNE_SGEMM_MID_SPLIT_EFFICIENCY];
+        if (efficiency > 0) {
+            cl_uint mid_slices = split_slices(c, mid_groups, mid_tiles.bk, staged, &mid_k_slice, &mid_time);
+            big_time *= (double)tiles.bm * tiles.bn;
+            mid_time *= (double)mid_tiles.bm * mid_tiles.bn * 100.0 / efficiency;
+            if (mid_slices > 1 && mid_time < big_time) {
+                p->slices = mid_slices;
+                k_slice = mid_k_slice;
+                mid_split = 1;
+            }
+        }
+    }
     p->k_slice = (cl_uint)k_slice;
-    int mid = p->slices == 1 &&
-              (big_groups * 100 < (size_t)t[TUNE_SGEMM_MID_PERCENT] * c->ctx->info.compute_units ||
-               mid_rounds_pay(c, &tiles, &mid_tiles, big_groups, mid_groups));
+    int mid = mid_split || (p->slices == 1 &&
+                            (big_groups * 100 < (size_t)t[TUNE_SGEMM_MID_PERCENT] * c->ctx->info.compute_units ||
+                             mid_rounds_pay(c, &tiles, &mid_tiles, big_groups, mid_groups)));
     if (mid)
         tiles = mid_tiles;
     // Vector stores need every row start of C aligned too. Otherwise a big
@@ -508,7 +532,7 @@ static void plan_tiled(const struct sgemm_call *c, size_t staged, struct sgemm_p
                                                           : EDGES_GUARDED;
     // A product staged through the workspace in one slice takes the plain
     // programs: the split program's slice arithmetic costs speed.
-    enum program_id program = p->slices > 1 ? PROGRAM_SGEMM_TILED_SPLIT
+    enum program_id program = p->slices > 1 ? (mid ? PROGRAM_SGEMM_TILED_MID_SPLIT : PROGRAM_SGEMM_TILED_SPLIT)
                               : mid   ? (vector ? PROGRAM_SGEMM_TILED_MID : PROGRAM_SGEMM_TILED_MID_SCALAR)
                                       : (vector ? PROGRAM_SGEMM_TILED : PROGRAM_SGEMM_TILED_SCALAR);
     // Dimension 0: the tiles of a band of SWIZZLE tile rows; dimension 1:

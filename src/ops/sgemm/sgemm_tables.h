@@ -10,7 +10,7 @@
     " -DSGEMM_SPLIT_K=" split
 
 // The tiled programs: big or mid tiles, vector loads and stores or scalar
-// ones; split k (big tiles, vector loads: the product goes to the workspace).
+// ones; split k (vector loads: the product goes to the workspace).
 #define SGEMM_PROGRAMS(X)                                                                           \
     X(SGEMM_TILED, "sgemm_tiled", OP_SGEMM, sgemm, 0, SGEMM_TILED_DEFINES("BIG", "1", "0"))          \
     X(SGEMM_TILED_SCALAR, "sgemm_tiled_scalar", OP_SGEMM, sgemm, 0, SGEMM_TILED_DEFINES("BIG", "0", "0")) \
@@ -18,17 +18,21 @@
     X(SGEMM_TILED_MID, "sgemm_tiled_mid", OP_SGEMM, sgemm, 0, SGEMM_TILED_DEFINES("MID", "1", "0"))  \
     X(SGEMM_TILED_MID_SCALAR, "sgemm_tiled_mid_scalar", OP_SGEMM, sgemm, 0,                         \
       SGEMM_TILED_DEFINES("MID", "0", "0"))                                                         \
+    X(SGEMM_TILED_MID_SPLIT, "sgemm_tiled_mid_split", OP_SGEMM, sgemm, 0,                           \
+      SGEMM_TILED_DEFINES("MID", "1", "1"))                                                         \
     X(SGEMM_SMALL, "sgemm_small", OP_SGEMM, sgemm, 0, "-DSGEMM_KERNELS=SGEMM_KERNELS_SMALL")        \
     X(SGEMM_CPU, "sgemm_cpu", OP_SGEMM, sgemm, 0, "-DSGEMM_KERNELS=SGEMM_KERNELS_CPU")
 
 #define SGEMM_BIG_SET                                                                               \
     (PROGRAM_BIT(SGEMM_TILED) | PROGRAM_BIT(SGEMM_TILED_SCALAR) | PROGRAM_BIT(SGEMM_TILED_SPLIT))
-#define SGEMM_MID_SET (PROGRAM_BIT(SGEMM_TILED_MID) | PROGRAM_BIT(SGEMM_TILED_MID_SCALAR))
+#define SGEMM_MID_SET                                                                               \
+    (PROGRAM_BIT(SGEMM_TILED_MID) | PROGRAM_BIT(SGEMM_TILED_MID_SCALAR) | PROGRAM_BIT(SGEMM_TILED_MID_SPLIT))
 #define SGEMM_VECTOR_SET                                                                            \
-    (PROGRAM_BIT(SGEMM_TILED) | PROGRAM_BIT(SGEMM_TILED_SPLIT) | PROGRAM_BIT(SGEMM_TILED_MID))
+    (PROGRAM_BIT(SGEMM_TILED) | PROGRAM_BIT(SGEMM_TILED_SPLIT) | PROGRAM_BIT(SGEMM_TILED_MID) |      \
+     PROGRAM_BIT(SGEMM_TILED_MID_SPLIT))
 #define SGEMM_TILED_SET (SGEMM_BIG_SET | SGEMM_MID_SET)
 // Split k runs its few tiles in plain order (cl/sgemm.cl), the others in bands.
-#define SGEMM_BANDED_SET (SGEMM_TILED_SET & ~PROGRAM_BIT(SGEMM_TILED_SPLIT))
+#define SGEMM_BANDED_SET (SGEMM_TILED_SET & ~PROGRAM_BIT(SGEMM_TILED_SPLIT) & ~PROGRAM_BIT(SGEMM_TILED_MID_SPLIT))
 #define SGEMM_SMALL_SET PROGRAM_BIT(SGEMM_SMALL)
 #define SGEMM_CPU_SET PROGRAM_BIT(SGEMM_CPU)
 
@@ -84,6 +88,8 @@
       "tiled kernels: what a slice of a split k costs beyond its own steps (filling the pipeline, its partial product), in steps of k") \
     X(SGEMM_SPLIT_MIN_K, OP_SGEMM, HOST, 0, 1024, 1, 1 << 30, 0,                                    \
       "tiled kernels: the fewest steps of k a slice of a split k holds")                            \
+    X(SGEMM_MID_SPLIT_EFFICIENCY, OP_SGEMM, HOST, 0, 0, 0, 100, 0,                                 \
+      "tiled kernels: k is split on the mid tiles instead of the big ones where that takes less time at this percentage of the big tiles' speed per multiply-add (0: never)") \
     X(SGEMM_STAGE_CUBE, OP_SGEMM, HOST, 0, 1024, 0, 1 << 20, 0,                                     \
       "tiled kernels: operands whose rows do not start on load vectors are copied to rows that do (C: the product goes through the workspace) for products of at least this cubed multiply-adds (0: never)") \
     X(SGEMM_SMALL_DIM, OP_SGEMM, HOST, 0, 8, 0, 1 << 30, 0,                                         \
