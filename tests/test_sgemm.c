@@ -499,7 +499,7 @@ static void check_tall(const struct test_device *device, const char *profile, un
 // units * 48 steps of k goes into twice as many slices as compute units
 // (two groups a unit, one wave) where two groups at once gain anything, and
 // into as many as compute units where they gain nothing (two slices of
-// half the length in a unit then take as long as one).
+// half the length in a unit then take as long as one; on one unit, k whole).
 static void check_shared_gain(const struct test_device *device, const char *profile)
 {
     static const int gains[] = {100, 50, 0};
@@ -519,7 +519,11 @@ static void check_shared_gain(const struct test_device *device, const char *prof
                             .alpha = 1.0f, .beta = 0.0f};
         tailor_plan plan;
         char want[64];
-        snprintf(want, sizeof want, "split-k%zu:", gains[g] ? 2 * units : units);
+        size_t slices = gains[g] ? 2 * units : units;
+        if (slices > 1)
+            snprintf(want, sizeof want, "split-k%zu:", slices);
+        else
+            snprintf(want, sizeof want, "tiled-"); // one compute unit, one slice: k stays whole
         tailor_status status = tailor_explain(handle, &call, &plan);
         CHECK(status == TAILOR_SUCCESS && strncmp(plan.variant, want, strlen(want)) == 0,
               "[%s] shared gain %d on %zu compute units: status %d, %s, want %s", profile, gains[g],
