@@ -324,7 +324,7 @@ struct config {
 // k.
 #define TILED_PACKED_A TILED_A ",SGEMM_PACK_A_MIN_N=1"
 #define TILED_SPLIT_PACKED_A TILED_SPLIT ",SGEMM_PACK_A_MIN_N=1"
-#define SMALL NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=1000000,SGEMM_SMALL_RM=3,SGEMM_SMALL_RN=2"
+#define SMALL NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=1000000,SGEMM_SMALL_MAX_K=1000000,SGEMM_SMALL_RM=3,SGEMM_SMALL_RN=2"
 #define CPU_A NEUTRAL "SGEMM_CPU_KERNELS=1,SGEMM_CPU_RM=3,SGEMM_CPU_VN=4,SGEMM_CPU_NV=2,SGEMM_CPU_DOT_RN=3,SGEMM_CPU_WG=2"
 #define CPU_B NEUTRAL "SGEMM_CPU_KERNELS=1,SGEMM_CPU_RM=5,SGEMM_CPU_VN=8,SGEMM_CPU_NV=1,SGEMM_CPU_ROWS_FIRST=1"
 // B packed first, and A in every orientation: slices of k shorter than most
@@ -530,6 +530,31 @@ static void check_shared_gain(const struct test_device *device, const char *prof
               units, (int)status, status == TAILOR_SUCCESS ? plan.variant : "", want);
         tailor_context_release(&handle);
     }
+}
+
+// The small kernel takes thin products only while k is short: past
+// SGEMM_SMALL_MAX_K the tiled kernels take them, whatever the thin side.
+static void check_small_max_k(const struct test_device *device, const char *profile)
+{
+    static const struct {
+        cl_uint m, n, k;
+        const char *want;
+    } cases[] = {{8, 8, 16, "small/"}, {8, 8, 17, "tiled-"}, {3, 500, 16, "small/"}, {500, 3, 17, "tiled-"}};
+    tailor_context *handle = test_handle(device, profile, SMALL ",SGEMM_SMALL_MAX_K=16");
+    if (!handle)
+        return;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        tailor_call call = {.operation = TAILOR_OP_SGEMM, .layout = TAILOR_ROW_MAJOR,
+                            .trans_a = TAILOR_NO_TRANS, .trans_b = TAILOR_NO_TRANS,
+                            .m = cases[i].m, .n = cases[i].n, .k = cases[i].k, .lda = cases[i].k,
+                            .ldb = cases[i].n, .ldc = cases[i].n, .alpha = 1.0f, .beta = 0.0f};
+        tailor_plan plan;
+        tailor_status status = tailor_explain(handle, &call, &plan);
+        CHECK(status == TAILOR_SUCCESS && strstr(plan.variant, cases[i].want) == plan.variant,
+              "[%s] %ux%ux%u under SGEMM_SMALL_MAX_K=16: status %d, %s, want %s...", profile, cases[i].m,
+              cases[i].n, cases[i].k, (int)status, status == TAILOR_SUCCESS ? plan.variant : "", cases[i].want);
+    }
+    tailor_context_release(&handle);
 }
 
 // Events and wait lists: gated by a user event, the call must not complete first.
@@ -780,6 +805,7 @@ int main(int argc, char **argv)
             for (size_t i = 0; i < sizeof configs / sizeof configs[0]; ++i)
                 run_config(&devices[d], profiles[p], &configs[i], options.small, &seed);
             check_shared_gain(&devices[d], profiles[p]);
+            check_small_max_k(&devices[d], profiles[p]);
             if (!options.small)
                 check_tall(&devices[d], profiles[p], &seed);
         }

@@ -758,6 +758,19 @@ static tailor_status run_as_gemv(const struct sgemm_call *c)
     return status;
 }
 
+// Few outputs, or a thin side, with short k. A work-item of the small kernel
+// runs all of k as one chain of dependent loads, with no split: past a few
+// dozen steps of k the tiled kernels, which split it, take less time however
+// few outputs there are.
+static int takes_small_kernel(const struct sgemm_call *c)
+{
+    double cube = tune(c->ctx, TUNE_SGEMM_SMALL_CUBE);
+    cl_uint dim = (cl_uint)tune(c->ctx, TUNE_SGEMM_SMALL_DIM);
+    int few_outputs = c->m <= dim || c->n <= dim ||
+                      (double)c->m * (double)c->n * (double)c->k <= cube * cube * cube;
+    return few_outputs && c->k <= (cl_uint)tune(c->ctx, TUNE_SGEMM_SMALL_MAX_K);
+}
+
 static void plan_call(const struct sgemm_call *c, struct sgemm_plan *p)
 {
     *p = (struct sgemm_plan){.slices = 1};
@@ -765,11 +778,7 @@ static void plan_call(const struct sgemm_call *c, struct sgemm_plan *p)
         plan_scale(c, p);
     else if (tune(c->ctx, TUNE_SGEMM_CPU_KERNELS))
         plan_cpu(c, p);
-    else if (c->m <= (cl_uint)tune(c->ctx, TUNE_SGEMM_SMALL_DIM) ||
-             c->n <= (cl_uint)tune(c->ctx, TUNE_SGEMM_SMALL_DIM) ||
-             (double)c->m * (double)c->n * (double)c->k <=
-                 (double)tune(c->ctx, TUNE_SGEMM_SMALL_CUBE) * tune(c->ctx, TUNE_SGEMM_SMALL_CUBE) *
-                     tune(c->ctx, TUNE_SGEMM_SMALL_CUBE))
+    else if (takes_small_kernel(c))
         plan_small(c, p);
     else
         plan_tiled_call(c, p);

@@ -96,6 +96,8 @@
       "m or n up to this takes the small kernel")                                                   \
     X(SGEMM_SMALL_CUBE, OP_SGEMM, HOST, 0, 64, 0, 1 << 20, 0,                                       \
       "products of at most this cubed multiply-adds take the small kernel")                         \
+    X(SGEMM_SMALL_MAX_K, OP_SGEMM, HOST, 0, 64, 0, 1 << 30, 0,                                      \
+      "the small kernel takes only products of at most this k (each work-item runs all of k in one chain of loads; the tiled kernels split it)") \
     X(SGEMM_SMALL_RM, OP_SGEMM, DEFINE, SGEMM_SMALL_SET, 2, 1, 8, 0,                                \
       "small kernel: rows of C per work-item")                                                      \
     X(SGEMM_SMALL_RN, OP_SGEMM, DEFINE, SGEMM_SMALL_SET, 2, 1, 8, 0,                                \
