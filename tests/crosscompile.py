@@ -22,7 +22,12 @@ and profile):
 Any compiler, assembler or linker error fails the tier. A tier whose tools
 are missing exits 77 (skipped) and says what it looked for.
 
-usage: crosscompile.py TIER PRINT_BUILD_OPTIONS CLANG CL_DIR
+The ptxas tier takes the NVIDIA lines of some SMs only with --sm N,N,...
+and every other SM's with --other-sm N,N,...: the default run assembles a
+few SMs' programs, the vendor suite the rest (every distinct program takes
+seconds of clang and ptxas; over 500 of them take most of an hour of CPU).
+
+usage: crosscompile.py TIER [--sm LIST | --other-sm LIST] PRINT_BUILD_OPTIONS CLANG CL_DIR
 """
 import concurrent.futures
 import glob
@@ -246,9 +251,24 @@ def build_key(tier, line):
     return (line.family, line.arch, line.isa if tier == 'ptxas' else '', line.source, tuple(line.options))
 
 
+def sm_selection(args):
+    """(the arguments left, a test of an NVIDIA line's SM: None for every SM)."""
+    if len(args) > 1 and args[0] in ('--sm', '--other-sm'):
+        sms = {'sm_' + n.strip() for n in args[1].split(',')}
+        inside = args[0] == '--sm'
+        return args[2:], lambda arch: (arch in sms) == inside
+    return args, None
+
+
 def main():
-    tier, printer, clang, cl_dir = sys.argv[1:5]
+    tier = sys.argv[1]
+    args, sm_chosen = sm_selection(sys.argv[2:])
+    if sm_chosen and tier != 'ptxas':
+        raise SystemExit('--sm and --other-sm choose the lines of the ptxas tier only')
+    printer, clang, cl_dir = args[:3]
     lines = [Line(t) for t in run([printer], check=True).stdout.splitlines()]
+    if sm_chosen:
+        lines = [l for l in lines if l.family != 'nvptx' or sm_chosen(l.arch)]
     with tempfile.TemporaryDirectory() as workdir:
         setup, reason = tier_setup(tier, clang, cl_dir, workdir)
         if not setup:
