@@ -557,6 +557,41 @@ static void check_small_max_k(const struct test_device *device, const char *prof
     tailor_context_release(&handle);
 }
 
+// An operand off the load vectors is copied to aligned rows wherever k would
+// be split (the split program loads vectors only), however small the
+// product (SGEMM_STAGE_CUBE=0): unless k is short of four slices of
+// SGEMM_SPLIT_MIN_K (8 here) or the copied operand feeds fewer columns of C
+// than a mid tile has (32). Without a split, small products keep the scalar
+// kernels.
+static void check_staged_for_split(const struct test_device *device, const char *profile)
+{
+    static const struct {
+        const char *tuning;
+        cl_uint m, n, k;
+        const char *want, *also;
+    } cases[] = {{TILED_SPLIT ",SGEMM_STAGE_CUBE=0", 16, 64, 200, "staged-a:", "split-k"},
+                 {TILED_SPLIT ",SGEMM_STAGE_CUBE=0,SGEMM_SPLIT_PERCENT=0", 16, 64, 200, "tiled-", "/scalar/"},
+                 {TILED_SPLIT ",SGEMM_STAGE_CUBE=0", 64, 8, 200, "tiled-", "/scalar/"},
+                 {TILED_SPLIT ",SGEMM_STAGE_CUBE=0", 16, 64, 30, "tiled-", "/scalar/"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        tailor_context *handle = test_handle(device, profile, cases[i].tuning);
+        if (!handle)
+            continue;
+        tailor_call call = {.operation = TAILOR_OP_SGEMM, .layout = TAILOR_ROW_MAJOR,
+                            .trans_a = TAILOR_NO_TRANS, .trans_b = TAILOR_NO_TRANS,
+                            .m = cases[i].m, .n = cases[i].n, .k = cases[i].k, .lda = cases[i].k + 1,
+                            .ldb = cases[i].n, .ldc = cases[i].n, .alpha = 1.0f, .beta = 0.0f};
+        tailor_plan plan;
+        tailor_status status = tailor_explain(handle, &call, &plan);
+        CHECK(status == TAILOR_SUCCESS && strstr(plan.variant, cases[i].want) == plan.variant &&
+                  strstr(plan.variant, cases[i].also),
+              "[%s] %ux%ux%u, lda k + 1, case %zu: status %d, %s, want %s...%s", profile, cases[i].m,
+              cases[i].n, cases[i].k, i, (int)status, status == TAILOR_SUCCESS ? plan.variant : "",
+              cases[i].want, cases[i].also);
+        tailor_context_release(&handle);
+    }
+}
+
 // Events and wait lists: gated by a user event, the call must not complete first.
 static void check_wait_list(struct run *run)
 {
@@ -806,6 +841,7 @@ int main(int argc, char **argv)
                 run_config(&devices[d], profiles[p], &configs[i], options.small, &seed);
             check_shared_gain(&devices[d], profiles[p]);
             check_small_max_k(&devices[d], profiles[p]);
+            check_staged_for_split(&devices[d], profiles[p]);
             if (!options.small)
                 check_tall(&devices[d], profiles[p], &seed);
         }

@@ -591,12 +591,33 @@ static int packs_a(const struct sgemm_call *c, const struct sgemm_plan *p)
            packed_fits(c, c->m);
 }
 
-// An operand whose rows do not start on load vectors would take the
-// scalar-load kernels; in a big product, one copy of it to aligned rows
-// costs less than that.
-static int stages(const struct sgemm_call *c, cl_ulong offset, cl_ulong ld)
+// Whether copying an operand to aligned rows pays for splitting k: the
+// vector programs alone split k, where the scalar ones would run all of it
+// in the product's few groups. That is where plan_tiled would consider the
+// split (few tiles, long k), k holds at least four slices' worth (shorter,
+// the copy's and the sums' launches cost what the split saves), and each
+// copied element feeds at least a mid tile's side of C (`reuse`: n for A, m
+// for B; a thinner C makes the copy cost as much as the product's reads).
+static int split_staging_pays(const struct sgemm_call *c, cl_uint reuse, int mid_side)
 {
-    return !operand_aligned(c, offset, ld) && stages_pay(c);
+    struct sgemm_tiles mid;
+    tiles_of(c->ctx->profile.tune, 1, &mid);
+    size_t mid_groups = ceil_div(c->m, (size_t)mid.bm) * ceil_div(c->n, (size_t)mid.bn);
+    return split_considered(c, mid_groups) && c->k / 4 >= (size_t)tune(c->ctx, TUNE_SGEMM_SPLIT_MIN_K) &&
+           reuse >= (cl_uint)(mid_side ? mid.bm : mid.bn);
+}
+
+// An operand whose rows do not start on load vectors would take the
+// scalar-load kernels; in a big product, or where that lets k split, one
+// copy of it to aligned rows costs less than that.
+static int stages_a(const struct sgemm_call *c)
+{
+    return !operand_aligned(c, c->a_offset, c->lda) && (stages_pay(c) || split_staging_pays(c, c->n, 0));
+}
+
+static int stages_b(const struct sgemm_call *c)
+{
+    return !operand_aligned(c, c->b_offset, c->ldb) && (stages_pay(c) || split_staging_pays(c, c->m, 1));
 }
 
 // The call reading the planned operands from `workspace` (NULL when planning).
@@ -647,8 +668,8 @@ static int pads_n(const struct sgemm_call *c, const struct sgemm_plan *p)
 // others staged where they need it.
 static void plan_operands(const struct sgemm_call *c, struct sgemm_plan *p)
 {
-    p->stage_b = !p->pack_b && stages(c, c->b_offset, c->ldb);
-    p->stage_a = !p->pack_a && stages(c, c->a_offset, c->lda);
+    p->stage_b = !p->pack_b && stages_b(c);
+    p->stage_a = !p->pack_a && stages_a(c);
     p->slices = 1;
     if ((p->pack_a || p->pack_b || p->stage_a || p->stage_b) && areas_of(c, p).total > workspace_limit(c))
         p->stage_a = p->stage_b = 0;
