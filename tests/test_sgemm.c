@@ -562,8 +562,9 @@ static void check_small_max_k(const struct test_device *device, const char *prof
 // product (SGEMM_STAGE_CUBE=0): unless k is short of four slices of
 // SGEMM_SPLIT_MIN_K (8 here) or the copied operand feeds fewer columns of C
 // than a mid tile has (32). Without a split, small products keep the scalar
-// kernels.
-static void check_staged_for_split(const struct test_device *device, const char *profile)
+// kernels, but where each element of the operand feeds SGEMM_STAGE_REUSE
+// outputs in a product of at least half SGEMM_STAGE_CUBE's side (32^3).
+static void check_staging(const struct test_device *device, const char *profile)
 {
     static const struct {
         const char *tuning;
@@ -572,7 +573,11 @@ static void check_staged_for_split(const struct test_device *device, const char 
     } cases[] = {{TILED_SPLIT ",SGEMM_STAGE_CUBE=0", 16, 64, 200, "staged-a:", "split-k"},
                  {TILED_SPLIT ",SGEMM_STAGE_CUBE=0,SGEMM_SPLIT_PERCENT=0", 16, 64, 200, "tiled-", "/scalar/"},
                  {TILED_SPLIT ",SGEMM_STAGE_CUBE=0", 64, 8, 200, "tiled-", "/scalar/"},
-                 {TILED_SPLIT ",SGEMM_STAGE_CUBE=0", 16, 64, 30, "tiled-", "/scalar/"}};
+                 {TILED_SPLIT ",SGEMM_STAGE_CUBE=0", 16, 64, 30, "tiled-", "/scalar/"},
+                 {TILED_A ",SGEMM_STAGE_CUBE=64,SGEMM_STAGE_REUSE=16", 64, 64, 9, "staged-a:", "/vec"},
+                 {TILED_A ",SGEMM_STAGE_CUBE=64,SGEMM_STAGE_REUSE=16", 512, 8, 9, "tiled-", "/scalar/"},
+                 {TILED_A ",SGEMM_STAGE_CUBE=64,SGEMM_STAGE_REUSE=16", 32, 32, 9, "tiled-", "/scalar/"},
+                 {TILED_A ",SGEMM_STAGE_CUBE=64,SGEMM_STAGE_REUSE=0", 64, 64, 9, "tiled-", "/scalar/"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         tailor_context *handle = test_handle(device, profile, cases[i].tuning);
         if (!handle)
@@ -841,7 +846,7 @@ int main(int argc, char **argv)
                 run_config(&devices[d], profiles[p], &configs[i], options.small, &seed);
             check_shared_gain(&devices[d], profiles[p]);
             check_small_max_k(&devices[d], profiles[p]);
-            check_staged_for_split(&devices[d], profiles[p]);
+            check_staging(&devices[d], profiles[p]);
             if (!options.small)
                 check_tall(&devices[d], profiles[p], &seed);
         }

@@ -607,17 +607,32 @@ static int split_staging_pays(const struct sgemm_call *c, cl_uint reuse, int mid
            reuse >= (cl_uint)(mid_side ? mid.bm : mid.bn);
 }
 
+// An operand copied once whose every element feeds at least
+// SGEMM_STAGE_REUSE outputs (`reuse`) costs little beside the product: from
+// products of half SGEMM_STAGE_CUBE's side on, less than the scalar
+// kernels' loads and stores (those of C above all where k is short).
+static int reuse_staging_pays(const struct sgemm_call *c, cl_uint reuse)
+{
+    int least = tune(c->ctx, TUNE_SGEMM_STAGE_REUSE), cube = tune(c->ctx, TUNE_SGEMM_STAGE_CUBE);
+    double half = cube / 2.0;
+    return least > 0 && cube > 0 && reuse >= (cl_uint)least &&
+           (double)c->m * (double)c->n * (double)c->k >= half * half * half;
+}
+
 // An operand whose rows do not start on load vectors would take the
-// scalar-load kernels; in a big product, or where that lets k split, one
-// copy of it to aligned rows costs less than that.
+// scalar-load kernels; in a big product, where the copy is cheap beside the
+// product, or where it lets k split, one copy of it to aligned rows costs
+// less than that.
 static int stages_a(const struct sgemm_call *c)
 {
-    return !operand_aligned(c, c->a_offset, c->lda) && (stages_pay(c) || split_staging_pays(c, c->n, 0));
+    return !operand_aligned(c, c->a_offset, c->lda) &&
+           (stages_pay(c) || reuse_staging_pays(c, c->n) || split_staging_pays(c, c->n, 0));
 }
 
 static int stages_b(const struct sgemm_call *c)
 {
-    return !operand_aligned(c, c->b_offset, c->ldb) && (stages_pay(c) || split_staging_pays(c, c->m, 1));
+    return !operand_aligned(c, c->b_offset, c->ldb) &&
+           (stages_pay(c) || reuse_staging_pays(c, c->m) || split_staging_pays(c, c->m, 1));
 }
 
 // The call reading the planned operands from `workspace` (NULL when planning).
