@@ -252,12 +252,16 @@ static size_t workspace_limit(const struct sgemm_call *c)
     return (size_t)(c->ctx->info.global_mem_bytes / 8 / sizeof(float));
 }
 
-// The product has at least the cube of the tuning parameter's value in
-// multiply-adds (a value of 0: never).
+// The product has at least side^3 multiply-adds (a side of 0: never).
+static int product_reaches_side(const struct sgemm_call *c, double side)
+{
+    return side > 0 && (double)c->m * (double)c->n * (double)c->k >= side * side * side;
+}
+
+// ... at least the cube of the tuning parameter's value.
 static int product_reaches(const struct sgemm_call *c, enum param_id cube_param)
 {
-    double cube = tune(c->ctx, cube_param);
-    return cube > 0 && (double)c->m * (double)c->n * (double)c->k >= cube * cube * cube;
+    return product_reaches_side(c, tune(c->ctx, cube_param));
 }
 
 // Large products pack B, and A where cpu_packs_a says (BLIS's loop nest),
@@ -377,6 +381,12 @@ static double unit_time(const struct sgemm_call *c, size_t groups)
     return rest ? time + (double)rest / (1.0 + (double)(rest - 1) * gain) : time;
 }
 
+// The tiles of C in `tiles`: one work-group each without split k.
+static size_t tile_groups(const struct sgemm_call *c, const struct sgemm_tiles *tiles)
+{
+    return ceil_div(c->m, (size_t)tiles->bm) * ceil_div(c->n, (size_t)tiles->bn);
+}
+
 // Where even the mid tiles would leave compute units idle (fewer groups
 // than SGEMM_SPLIT_PERCENT of them) and k is long, k may be split.
 static int split_considered(const struct sgemm_call *c, size_t mid_groups)
@@ -488,8 +498,7 @@ static void plan_tiled(const struct sgemm_call *c, size_t staged, struct sgemm_p
     // the workspace C take them only with vector loads.
     int vector = operand_aligned(c, c->a_offset, c->lda) && operand_aligned(c, c->b_offset, c->ldb);
     // Too few big tiles for the compute units: the mid tile set, or split k.
-    size_t big_groups = ceil_div(c->m, (size_t)tiles.bm) * ceil_div(c->n, (size_t)tiles.bn);
-    size_t mid_groups = ceil_div(c->m, (size_t)mid_tiles.bm) * ceil_div(c->n, (size_t)mid_tiles.bn);
+    size_t big_groups = tile_groups(c, &tiles), mid_groups = tile_groups(c, &mid_tiles);
     // Split k on the big tiles, or on the mid ones where their time at
     // SGEMM_MID_SPLIT_EFFICIENCY percent of the big tiles' speed per
     // multiply-add is less (0: never): where the output has one side of a
@@ -602,9 +611,8 @@ static int split_staging_pays(const struct sgemm_call *c, cl_uint reuse, int mid
 {
     struct sgemm_tiles mid;
     tiles_of(c->ctx->profile.tune, 1, &mid);
-    size_t mid_groups = ceil_div(c->m, (size_t)mid.bm) * ceil_div(c->n, (size_t)mid.bn);
-    return split_considered(c, mid_groups) && c->k / 4 >= (size_t)tune(c->ctx, TUNE_SGEMM_SPLIT_MIN_K) &&
-           reuse >= (cl_uint)(mid_side ? mid.bm : mid.bn);
+    return split_considered(c, tile_groups(c, &mid)) &&
+           c->k / 4 >= (size_t)tune(c->ctx, TUNE_SGEMM_SPLIT_MIN_K) && reuse >= (cl_uint)(mid_side ? mid.bm : mid.bn);
 }
 
 // An operand copied once whose every element feeds at least
@@ -613,10 +621,9 @@ static int split_staging_pays(const struct sgemm_call *c, cl_uint reuse, int mid
 // kernels' loads and stores (those of C above all where k is short).
 static int reuse_staging_pays(const struct sgemm_call *c, cl_uint reuse)
 {
-    int least = tune(c->ctx, TUNE_SGEMM_STAGE_REUSE), cube = tune(c->ctx, TUNE_SGEMM_STAGE_CUBE);
-    double half = cube / 2.0;
-    return least > 0 && cube > 0 && reuse >= (cl_uint)least &&
-           (double)c->m * (double)c->n * (double)c->k >= half * half * half;
+    int least = tune(c->ctx, TUNE_SGEMM_STAGE_REUSE);
+    return least > 0 && reuse >= (cl_uint)least &&
+           product_reaches_side(c, tune(c->ctx, TUNE_SGEMM_STAGE_CUBE) / 2.0);
 }
 
 // An operand whose rows do not start on load vectors would take the
