@@ -144,6 +144,19 @@ INLINE uint group_row(void)
 #define LDAS (BM + SGEMM_PAD_A) // pitch of the local A tile, stored k-major
 #define LDBS (BN + SGEMM_PAD_B)
 #define NBUF (1 + DOUBLE_BUFFER)
+// The local A tiles' array (as) also holds, after the tile loop, the slices'
+// register tiles (SLICED_K > 1) and, in the scalar-store programs, C's tile
+// on its way out: C_PASS_ROWS register rows of every work-item of every
+// slice at a time, as many as fit in the room the tile loop needs (one row
+// at least).
+#define SLICE_SUM_FLOATS (SLICED_K > 1 ? SLICED_K * BM * BN : 0)
+#define LOOP_FLOATS (SLICE_SUM_FLOATS > NBUF * BK * LDAS ? SLICE_SUM_FLOATS : NBUF * BK * LDAS)
+#define C_ROW_FLOATS (SLICED_K * TY * BN)
+#define C_PASS_FITS(r) (TM / SLICED_K >= (r) && (r) * C_ROW_FLOATS <= LOOP_FLOATS)
+#define C_PASS_ROWS                                                                                \
+    (C_PASS_FITS(16) ? 16 : C_PASS_FITS(8) ? 8 : C_PASS_FITS(4) ? 4 : C_PASS_FITS(2) ? 2 : 1)
+#define A_TILE_FLOATS                                                                              \
+    (!SGEMM_VECTOR_LOADS && C_ROW_FLOATS > LOOP_FLOATS ? C_ROW_FLOATS : LOOP_FLOATS)
 // Global-load vectors of an operand tile of extent X (BM or BN) x BK, and
 // rounds of them per work-item (the last round may leave work-items idle).
 // Loops over them run to the larger count (a constant, so they unroll before
@@ -327,17 +340,64 @@ INLINE void tile_multiply(float *acc, const __local float *as, const __local flo
     }
 }
 
-// C = alpha * acc + beta * C for rows i0 .. i0 + TM / SLICED_K - 1 of the
-// work-item's register tile, held in acc; beta == 0 writes without reading C. Tiles inside C store whole VWN-vectors where the
-// program has vector access; tiles across an edge store element by element,
-// skipping rows and columns past M and N. (Deciding per vector inside one
-// loop nest was miscompiled by POCL 3.1's LLVM 15 into stores past N.)
-INLINE void tile_write(__global float *c, ulong ldc, const float *acc, uint m_first, uint m_left,
-                       uint n_first, uint n_left, uint tx, uint ty, uint i0, float alpha,
-                       float beta, int edge)
+// The scalar programs' store of a tile inside C (their rows off the
+// vector): through local memory (cs), C_PASS_ROWS register rows at a time.
+// A register tile's columns lie VWN apart, so storing from registers would
+// have consecutive work-items write every VWN-th float, where from local
+// memory they write consecutive ones. Every work-item of the group calls
+// this.
+INLINE void tile_write_through(__global float *c, ulong ldc, const float *acc, __local float *cs,
+                               uint lid, uint tx, uint ty, uint i0, float alpha, float beta)
 {
-    if (SGEMM_VECTOR_LOADS &&
-        (!edge || (m_first == 0 && n_first == 0 && m_left >= BM && n_left >= BN))) {
+    // Pass by pass, each slice's rows pass .. pass + C_PASS_ROWS - 1 (every
+    // work-item takes the same path: see the slices' sums).
+    uint part = i0 / (TM / SLICED_K);
+#pragma unroll
+    for (uint pass = 0; pass < TM / SLICED_K; pass += C_PASS_ROWS) {
+        // The array's last readers (the tile loop, the slices' sums, the
+        // previous pass) are done.
+        barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+        for (uint r = 0; r < C_PASS_ROWS; ++r) {
+            __local float *cs_row = cs + ((part * C_PASS_ROWS + r) * TY + ty) * BN;
+#pragma unroll
+            for (uint j = 0; j < TN; ++j)
+                cs_row[(j / VWN * TX + tx) * VWN + j % VWN] = alpha * acc[(pass + r) * TN + j];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        // (C_ROW_FLOATS is THREADS * TN.)
+#pragma unroll
+        for (uint round = 0; round < C_PASS_ROWS * TN; ++round) {
+            uint e = lid + round * THREADS;
+            uint line = e / BN, col = e - line * BN;
+            uint slot = line / TY, slice = slot / C_PASS_ROWS;
+            uint i = slice * (TM / SLICED_K) + pass + (slot - slice * C_PASS_ROWS);
+            uint row = (i / VWM * TY + (line - slot * TY)) * VWM + i % VWM;
+            __global float *out = c + (ulong)row * ldc + col;
+            *out = beta == 0.0f ? cs[e] : fma(beta, *out, cs[e]);
+        }
+    }
+}
+
+// C = alpha * acc + beta * C for rows i0 .. i0 + TM / SLICED_K - 1 of the
+// work-item's register tile, held in acc; beta == 0 writes without reading
+// C. edge: skip rows and columns outside m_first .. m_left - 1 and n_first ..
+// n_left - 1.
+//
+// Where the tile lies inside C, the vector programs store whole
+// VWN-vectors and the scalar ones go through local memory (cs); across an
+// edge both store element by element. (Deciding per vector inside one loop
+// nest was miscompiled by POCL 3.1's LLVM 15 into stores past N. POCL 3.1
+// also lost the stores of tiles shifted along N when they went through
+// local memory with guards; Oclgrind ran them right.) Every work-item of
+// the group calls this: its tiles are inside or across an edge as a whole.
+INLINE void tile_write(__global float *c, ulong ldc, const float *acc, __local float *cs, uint lid,
+                       uint m_first, uint m_left, uint n_first, uint n_left, uint tx, uint ty,
+                       uint i0, float alpha, float beta, int edge)
+{
+    int inside = !edge || (m_first == 0 && n_first == 0 && m_left >= BM && n_left >= BN);
+#if SGEMM_VECTOR_LOADS
+    if (inside) {
 #pragma unroll
         for (uint r = 0; r < TM / SLICED_K; ++r) {
             uint i = i0 + r;
@@ -354,6 +414,12 @@ INLINE void tile_write(__global float *c, ulong ldc, const float *acc, uint m_fi
         }
         return;
     }
+#else
+    if (inside) {
+        tile_write_through(c, ldc, acc, cs, lid, tx, ty, i0, alpha, beta);
+        return;
+    }
+#endif
 #pragma unroll
     for (uint r = 0; r < TM / SLICED_K; ++r) {
         uint i = i0 + r;
@@ -511,8 +577,8 @@ INLINE void tile_product(uint M, uint N, uint K, float alpha, float beta, const 
 #else
     uint i0 = 0;
 #endif
-    tile_write(c + (ulong)m0 * ldc + n0, ldc, acc, m_first, m_left, n_first, n_left, tx, ty, i0,
-               alpha, beta, guard_mn || shifted);
+    tile_write(c + (ulong)m0 * ldc + n0, ldc, acc, as, lid, m_first, m_left, n_first, n_left, tx, ty,
+               i0, alpha, beta, guard_mn || shifted);
 }
 
 // One work-group's tile of C. a_mn_contig: A is M-contiguous; b_mn_contig: B
@@ -614,9 +680,6 @@ INLINE void tiled_gemm(uint M, uint N, uint K, uint k_slice, float alpha, float 
 // counts a kernel's local arrays by name prefix. C never aliases A or B
 // (BLAS; the host refuses overlaps within a buffer), so the pointers are
 // restrict: read-only loads.
-// The A tiles' array also holds the slices' register tiles at the end.
-#define SLICE_SUM_FLOATS (SLICED_K > 1 ? SLICED_K * BM * BN : 0)
-#define A_TILE_FLOATS (SLICE_SUM_FLOATS > NBUF * BK * LDAS ? SLICE_SUM_FLOATS : NBUF * BK * LDAS)
 #define DEFINE_TILED_KERNEL(NAME, A_MN_CONTIG, B_MN_CONTIG, EDGE)                                  \
     __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void NAME(                       \
         uint M, uint N, uint K, float alpha, float beta, const __global float *restrict a,        \
