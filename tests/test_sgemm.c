@@ -317,6 +317,10 @@ struct config {
 #define TILED_SPLIT_MID                                                                             \
     TILED_MID ",SGEMM_SPLIT_PERCENT=100000,SGEMM_GROUPS_PER_UNIT=64,SGEMM_SPLIT_SLICE_COST=0,"        \
               "SGEMM_SPLIT_MIN_K=8,SGEMM_MID_SPLIT_EFFICIENCY=100,SGEMM_STAGE_CUBE=1"
+// The same without copies for big products (SGEMM_STAGE_CUBE=0): operands
+// off the vector split k in the scalar-load program, where k is too short for
+// a copy to pay (under four slices of 8) or C too thin.
+#define TILED_SPLIT_SCALAR TILED_SPLIT_MID ",SGEMM_STAGE_CUBE=0"
 #define TILED_STAGED TILED_PACKED ",SGEMM_SPLIT_PERCENT=0,SGEMM_STAGE_CUBE=1"
 // A transposed into a workspace first wherever both operands are stored
 // K-contiguous (nt made tt) and the product has more groups than the device
@@ -361,6 +365,8 @@ static const struct config configs[] = {
     {TILED_SPLIT_MID,
      {{"split-k", ":tiled-16x32x4/vec4/sliced-k2/nn", NULL}, {"split-k", ":tiled-16x32x4/vec4/sliced-k2/shifted/", NULL},
       {"split-k", ":tiled-16x32x4/vec4/sliced-k2/edge/", NULL}}},
+    {TILED_SPLIT_SCALAR,
+     {{"split-k", ":tiled-16x32x4/scalar/sliced-k2/", NULL}, {"split-k", ":tiled-16x32x4/vec4/sliced-k2/", NULL}}},
     {TILED_STAGED,
      {{"packed-b,staged-a", NULL, NULL}, {"packed-b,staged-c:tiled-16x16x8/vec4", NULL, NULL},
       {"staged-abc:tiled-16x16x8/vec4", NULL, NULL}, {"packed-b:tiled-16x16x8/vec4/", NULL, NULL},
@@ -558,12 +564,13 @@ static void check_small_max_k(const struct test_device *device, const char *prof
 }
 
 // An operand off the load vectors is copied to aligned rows wherever k would
-// be split (the split program loads vectors only), however small the
-// product (SGEMM_STAGE_CUBE=0): unless k is short of four slices of
-// SGEMM_SPLIT_MIN_K (8 here) or the copied operand feeds fewer columns of C
-// than a mid tile has (32). Without a split, small products keep the scalar
-// kernels, but where each element of the operand feeds SGEMM_STAGE_REUSE
-// outputs in a product of at least half SGEMM_STAGE_CUBE's side (32^3).
+// be split, however small the product (SGEMM_STAGE_CUBE=0): unless k is
+// short of four slices of SGEMM_SPLIT_MIN_K (8 here) or the copied operand
+// feeds fewer columns of C than a mid tile has (32); then the scalar-load
+// program splits k on the mid tiles. Without a split, small products keep
+// the scalar kernels, but where each element of the operand feeds
+// SGEMM_STAGE_REUSE outputs in a product of at least half SGEMM_STAGE_CUBE's
+// side (32^3).
 static void check_staging(const struct test_device *device, const char *profile)
 {
     static const struct {
@@ -572,8 +579,8 @@ static void check_staging(const struct test_device *device, const char *profile)
         const char *want, *also;
     } cases[] = {{TILED_SPLIT ",SGEMM_STAGE_CUBE=0", 16, 64, 200, "staged-a:", "split-k"},
                  {TILED_SPLIT ",SGEMM_STAGE_CUBE=0,SGEMM_SPLIT_PERCENT=0", 16, 64, 200, "tiled-", "/scalar/"},
-                 {TILED_SPLIT ",SGEMM_STAGE_CUBE=0", 64, 8, 200, "tiled-", "/scalar/"},
-                 {TILED_SPLIT ",SGEMM_STAGE_CUBE=0", 16, 64, 30, "tiled-", "/scalar/"},
+                 {TILED_SPLIT ",SGEMM_STAGE_CUBE=0", 64, 8, 200, "split-k", ":tiled-32x32x16/scalar/"},
+                 {TILED_SPLIT ",SGEMM_STAGE_CUBE=0", 16, 64, 30, "split-k", ":tiled-32x32x16/scalar/"},
                  {TILED_A ",SGEMM_STAGE_CUBE=64,SGEMM_STAGE_REUSE=16", 64, 64, 9, "staged-a:", "/vec"},
                  {TILED_A ",SGEMM_STAGE_CUBE=64,SGEMM_STAGE_REUSE=16", 512, 8, 9, "tiled-", "/scalar/"},
                  {TILED_A ",SGEMM_STAGE_CUBE=64,SGEMM_STAGE_REUSE=16", 32, 32, 9, "tiled-", "/scalar/"},

@@ -494,8 +494,8 @@ static void plan_tiled(const struct sgemm_call *c, size_t staged, struct sgemm_p
     tiles_of(t, 0, &tiles);
     tiles_of(t, 1, &mid_tiles);
     // Vector loads need every row start of A and B aligned to the vector;
-    // split k (whose products are sums of products of vector programs) and
-    // the workspace C take them only with vector loads.
+    // the workspace C takes them only with vector loads, split k on the big
+    // tiles too.
     int vector = operand_aligned(c, c->a_offset, c->lda) && operand_aligned(c, c->b_offset, c->ldb);
     // Too few big tiles for the compute units: the mid tile set, or split k.
     size_t big_groups = tile_groups(c, &tiles), mid_groups = tile_groups(c, &mid_tiles);
@@ -506,7 +506,16 @@ static void plan_tiled(const struct sgemm_call *c, size_t staged, struct sgemm_p
     size_t k_slice = c->k;
     int mid_split = 0;
     p->slices = 1;
-    if (vector && split_considered(c, mid_groups)) {
+    if (!vector && split_considered(c, mid_groups)) {
+        // Scalar loads: split k on the mid tiles or not at all.
+        double mid_time;
+        size_t mid_k_slice;
+        p->slices = split_slices(c, mid_groups, mid_tiles.bk, staged, &mid_k_slice, &mid_time);
+        if (p->slices > 1) {
+            k_slice = mid_k_slice;
+            mid_split = 1;
+        }
+    } else if (split_considered(c, mid_groups)) {
         double big_time, mid_time;
         size_t mid_k_slice;
         p->slices = split_slices(c, big_groups, tiles.bk, staged, &k_slice, &big_time);
@@ -541,9 +550,12 @@ static void plan_tiled(const struct sgemm_call *c, size_t staged, struct sgemm_p
                                                           : EDGES_GUARDED;
     // A product staged through the workspace in one slice takes the plain
     // programs: the split program's slice arithmetic costs speed.
-    enum program_id program = p->slices > 1 ? (mid ? PROGRAM_SGEMM_TILED_MID_SPLIT : PROGRAM_SGEMM_TILED_SPLIT)
-                              : mid   ? (vector ? PROGRAM_SGEMM_TILED_MID : PROGRAM_SGEMM_TILED_MID_SCALAR)
-                                      : (vector ? PROGRAM_SGEMM_TILED : PROGRAM_SGEMM_TILED_SCALAR);
+    enum program_id program =
+        p->slices > 1 ? (!mid    ? PROGRAM_SGEMM_TILED_SPLIT
+                         : vector ? PROGRAM_SGEMM_TILED_MID_SPLIT
+                                  : PROGRAM_SGEMM_TILED_MID_SPLIT_SCALAR)
+        : mid         ? (vector ? PROGRAM_SGEMM_TILED_MID : PROGRAM_SGEMM_TILED_MID_SCALAR)
+                      : (vector ? PROGRAM_SGEMM_TILED : PROGRAM_SGEMM_TILED_SCALAR);
     // Dimension 0: the tiles of a band of SWIZZLE tile rows; dimension 1:
     // bands. A product of fewer tile rows than a band launches only its
     // tiles: groups with nothing to do, even when they come last, slowed the
@@ -600,13 +612,13 @@ static int packs_a(const struct sgemm_call *c, const struct sgemm_plan *p)
            packed_fits(c, c->m);
 }
 
-// Whether copying an operand to aligned rows pays for splitting k: the
-// vector programs alone split k, where the scalar ones would run all of it
-// in the product's few groups. That is where plan_tiled would consider the
-// split (few tiles, long k), k holds at least four slices' worth (shorter,
-// the copy's and the sums' launches cost what the split saves), and each
-// copied element feeds at least a mid tile's side of C (`reuse`: n for A, m
-// for B; a thinner C makes the copy cost as much as the product's reads).
+// Whether copying an operand to aligned rows pays for splitting k in the
+// vector programs (the scalar-load one splits it too, on the mid tiles,
+// more slowly): where plan_tiled would consider the split (few tiles, long
+// k), k holds at least four slices' worth (shorter, the copy's and the sums'
+// launches cost what the split saves), and each copied element feeds at
+// least a mid tile's side of C (`reuse`: n for A, m for B; a thinner C makes
+// the copy cost as much as the product's reads).
 static int split_staging_pays(const struct sgemm_call *c, cl_uint reuse, int mid_side)
 {
     struct sgemm_tiles mid;
@@ -699,7 +711,8 @@ static void plan_operands(const struct sgemm_call *c, struct sgemm_plan *p)
     struct sgemm_call staged = staged_call(c, p, NULL);
     plan_tiled(&staged, staged_floats, p);
     if ((p->stage_a || p->stage_b) && (p->op.program == PROGRAM_SGEMM_TILED_SCALAR ||
-                                       p->op.program == PROGRAM_SGEMM_TILED_MID_SCALAR)) {
+                                       p->op.program == PROGRAM_SGEMM_TILED_MID_SCALAR ||
+                                       p->op.program == PROGRAM_SGEMM_TILED_MID_SPLIT_SCALAR)) {
         // C's alignment sends the product to the scalar loads after all.
         p->stage_a = p->stage_b = 0;
         staged_floats = areas_of(c, p).total;

@@ -10,7 +10,8 @@
     " -DSGEMM_SPLIT_K=" split
 
 // The tiled programs: big or mid tiles, vector loads and stores or scalar
-// ones; split k (vector loads: the product goes to the workspace).
+// ones; split k (the product goes to the workspace), with vector loads on
+// either tile set, with scalar ones on the mid tiles.
 #define SGEMM_PROGRAMS(X)                                                                           \
     X(SGEMM_TILED, "sgemm_tiled", OP_SGEMM, sgemm, 0, SGEMM_TILED_DEFINES("BIG", "1", "0"))          \
     X(SGEMM_TILED_SCALAR, "sgemm_tiled_scalar", OP_SGEMM, sgemm, 0, SGEMM_TILED_DEFINES("BIG", "0", "0")) \
@@ -20,19 +21,24 @@
       SGEMM_TILED_DEFINES("MID", "0", "0"))                                                         \
     X(SGEMM_TILED_MID_SPLIT, "sgemm_tiled_mid_split", OP_SGEMM, sgemm, 0,                           \
       SGEMM_TILED_DEFINES("MID", "1", "1"))                                                         \
+    X(SGEMM_TILED_MID_SPLIT_SCALAR, "sgemm_tiled_mid_split_scalar", OP_SGEMM, sgemm, 0,             \
+      SGEMM_TILED_DEFINES("MID", "0", "1"))                                                         \
     X(SGEMM_SMALL, "sgemm_small", OP_SGEMM, sgemm, 0, "-DSGEMM_KERNELS=SGEMM_KERNELS_SMALL")        \
     X(SGEMM_CPU, "sgemm_cpu", OP_SGEMM, sgemm, 0, "-DSGEMM_KERNELS=SGEMM_KERNELS_CPU")
 
 #define SGEMM_BIG_SET                                                                               \
     (PROGRAM_BIT(SGEMM_TILED) | PROGRAM_BIT(SGEMM_TILED_SCALAR) | PROGRAM_BIT(SGEMM_TILED_SPLIT))
 #define SGEMM_MID_SET                                                                               \
-    (PROGRAM_BIT(SGEMM_TILED_MID) | PROGRAM_BIT(SGEMM_TILED_MID_SCALAR) | PROGRAM_BIT(SGEMM_TILED_MID_SPLIT))
+    (PROGRAM_BIT(SGEMM_TILED_MID) | PROGRAM_BIT(SGEMM_TILED_MID_SCALAR) | PROGRAM_BIT(SGEMM_TILED_MID_SPLIT) | \
+     PROGRAM_BIT(SGEMM_TILED_MID_SPLIT_SCALAR))
 #define SGEMM_VECTOR_SET                                                                            \
     (PROGRAM_BIT(SGEMM_TILED) | PROGRAM_BIT(SGEMM_TILED_SPLIT) | PROGRAM_BIT(SGEMM_TILED_MID) |      \
      PROGRAM_BIT(SGEMM_TILED_MID_SPLIT))
 #define SGEMM_TILED_SET (SGEMM_BIG_SET | SGEMM_MID_SET)
 // Split k runs its few tiles in plain order (cl/sgemm.cl), the others in bands.
-#define SGEMM_BANDED_SET (SGEMM_TILED_SET & ~PROGRAM_BIT(SGEMM_TILED_SPLIT) & ~PROGRAM_BIT(SGEMM_TILED_MID_SPLIT))
+#define SGEMM_BANDED_SET                                                                            \
+    (SGEMM_TILED_SET & ~PROGRAM_BIT(SGEMM_TILED_SPLIT) & ~PROGRAM_BIT(SGEMM_TILED_MID_SPLIT) &          \
+     ~PROGRAM_BIT(SGEMM_TILED_MID_SPLIT_SCALAR))
 #define SGEMM_SMALL_SET PROGRAM_BIT(SGEMM_SMALL)
 #define SGEMM_CPU_SET PROGRAM_BIT(SGEMM_CPU)
 
