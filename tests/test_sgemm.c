@@ -389,9 +389,11 @@ static const struct config configs[] = {
                     {"cpu-blocked-5x8/nn", NULL, NULL}}},
 };
 
+// (The last: m and n off the vector and at least a mid tile's side, so that
+// both operands are copied where copies apply, k too short to split.)
 static const struct shape tiny_shapes[] = {
     {1, 1, 1}, {2, 3, 5}, {16, 16, 8}, {17, 15, 9}, {32, 64, 16}, {20, 36, 12}, {36, 20, 20},
-    {20, 37, 12},
+    {20, 37, 12}, {33, 35, 12},
 };
 
 static const struct shape shapes[] = {
@@ -567,10 +569,11 @@ static void check_small_max_k(const struct test_device *device, const char *prof
 // be split, however small the product (SGEMM_STAGE_CUBE=0): unless k is
 // short of four slices of SGEMM_SPLIT_MIN_K (8 here) or the copied operand
 // feeds fewer columns of C than a mid tile has (32); then the scalar-load
-// program splits k on the mid tiles. Without a split, small products keep
-// the scalar kernels, but where each element of the operand feeds
-// SGEMM_STAGE_REUSE outputs in a product of at least half SGEMM_STAGE_CUBE's
-// side (32^3).
+// program splits k on the mid tiles. From SGEMM_STAGE_CUBE^3 multiply-adds
+// the operand is copied where it feeds at least a mid tile's side of C.
+// Without a split, small products keep the scalar kernels, but where each
+// element of the operand feeds SGEMM_STAGE_REUSE outputs in a product of at
+// least half SGEMM_STAGE_CUBE's side (32^3).
 static void check_staging(const struct test_device *device, const char *profile)
 {
     static const struct {
@@ -581,6 +584,8 @@ static void check_staging(const struct test_device *device, const char *profile)
                  {TILED_SPLIT ",SGEMM_STAGE_CUBE=0,SGEMM_SPLIT_PERCENT=0", 16, 64, 200, "tiled-", "/scalar/"},
                  {TILED_SPLIT ",SGEMM_STAGE_CUBE=0", 64, 8, 200, "split-k", ":tiled-32x32x16/scalar/"},
                  {TILED_SPLIT ",SGEMM_STAGE_CUBE=0", 16, 64, 30, "split-k", ":tiled-32x32x16/scalar/"},
+                 {TILED_A ",SGEMM_STAGE_CUBE=1", 64, 32, 9, "staged-a:", "/vec"},
+                 {TILED_A ",SGEMM_STAGE_CUBE=1", 64, 8, 9, "tiled-", "/scalar/"},
                  {TILED_A ",SGEMM_STAGE_CUBE=64,SGEMM_STAGE_REUSE=16", 64, 64, 9, "staged-a:", "/vec"},
                  {TILED_A ",SGEMM_STAGE_CUBE=64,SGEMM_STAGE_REUSE=16", 512, 8, 9, "tiled-", "/scalar/"},
                  {TILED_A ",SGEMM_STAGE_CUBE=64,SGEMM_STAGE_REUSE=16", 32, 32, 9, "tiled-", "/scalar/"},

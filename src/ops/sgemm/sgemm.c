@@ -612,19 +612,28 @@ static int packs_a(const struct sgemm_call *c, const struct sgemm_plan *p)
            packed_fits(c, c->m);
 }
 
+// Each element of a copied operand feeds `reuse` outputs of C (n for A, m
+// for B): fewer than a mid tile's side along it (`rows`: the tile's rows,
+// for B; else its columns) make the copy cost as much as the product's own
+// reads of the operand.
+static int reuse_fills_mid_tile(const struct sgemm_call *c, cl_uint reuse, int rows)
+{
+    struct sgemm_tiles mid;
+    tiles_of(c->ctx->profile.tune, 1, &mid);
+    return reuse >= (cl_uint)(rows ? mid.bm : mid.bn);
+}
+
 // Whether copying an operand to aligned rows pays for splitting k in the
 // vector programs (the scalar-load one splits it too, on the mid tiles,
 // more slowly): where plan_tiled would consider the split (few tiles, long
-// k), k holds at least four slices' worth (shorter, the copy's and the sums'
-// launches cost what the split saves), and each copied element feeds at
-// least a mid tile's side of C (`reuse`: n for A, m for B; a thinner C makes
-// the copy cost as much as the product's reads).
-static int split_staging_pays(const struct sgemm_call *c, cl_uint reuse, int mid_side)
+// k) and k holds at least four slices' worth (shorter, the copy's and the
+// sums' launches cost what the split saves).
+static int split_staging_pays(const struct sgemm_call *c)
 {
     struct sgemm_tiles mid;
     tiles_of(c->ctx->profile.tune, 1, &mid);
     return split_considered(c, tile_groups(c, &mid)) &&
-           c->k / 4 >= (size_t)tune(c->ctx, TUNE_SGEMM_SPLIT_MIN_K) && reuse >= (cl_uint)(mid_side ? mid.bm : mid.bn);
+           c->k / 4 >= (size_t)tune(c->ctx, TUNE_SGEMM_SPLIT_MIN_K);
 }
 
 // An operand copied once whose every element feeds at least
@@ -639,19 +648,24 @@ static int reuse_staging_pays(const struct sgemm_call *c, cl_uint reuse)
 }
 
 // An operand whose rows do not start on load vectors would take the
-// scalar-load kernels; in a big product, where the copy is cheap beside the
-// product, or where it lets k split, one copy of it to aligned rows costs
-// less than that.
+// scalar-load kernels; where each of its elements feeds many outputs, or
+// at least a mid tile's side of them in a big product (where the copy is
+// cheap beside the product) or where the copy lets k split, one copy of it
+// to aligned rows costs less than that.
+static int stages_operand(const struct sgemm_call *c, cl_uint reuse, int rows)
+{
+    return reuse_staging_pays(c, reuse) ||
+           (reuse_fills_mid_tile(c, reuse, rows) && (stages_pay(c) || split_staging_pays(c)));
+}
+
 static int stages_a(const struct sgemm_call *c)
 {
-    return !operand_aligned(c, c->a_offset, c->lda) &&
-           (stages_pay(c) || reuse_staging_pays(c, c->n) || split_staging_pays(c, c->n, 0));
+    return !operand_aligned(c, c->a_offset, c->lda) && stages_operand(c, c->n, 0);
 }
 
 static int stages_b(const struct sgemm_call *c)
 {
-    return !operand_aligned(c, c->b_offset, c->ldb) &&
-           (stages_pay(c) || reuse_staging_pays(c, c->m) || split_staging_pays(c, c->m, 1));
+    return !operand_aligned(c, c->b_offset, c->ldb) && stages_operand(c, c->m, 1);
 }
 
 // The call reading the planned operands from `workspace` (NULL when planning).
