@@ -294,11 +294,11 @@ struct config {
 // Mid tiles a quarter the big ones' area, chosen where they take fewer
 // rounds of groups per compute unit (at equal speed): 37 x 41 has 4 big
 // tiles and 9 mid ones, fewer rounds on any number of compute units. An
-// unaligned C goes through the workspace on them.
+// unaligned C goes through the workspace on them, whatever k.
 #define TILED_ROUNDS                                                                                \
     NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_MID_PERCENT=0,"         \
     "SGEMM_BM=32,SGEMM_BN=32,SGEMM_BK=8,SGEMM_MID_BM=16,SGEMM_MID_BN=16,SGEMM_MID_BK=8,"            \
-    "SGEMM_MID_EFFICIENCY=100,SGEMM_STAGE_CUBE=1"
+    "SGEMM_MID_EFFICIENCY=100,SGEMM_STAGE_CUBE=1,SGEMM_STAGE_C_MIN_K=0"
 // TILED_B with cp.async where the device has it (NVIDIA CUDA_SM >= 80: the
 // tn kernels); elsewhere the same kernels as TILED_B.
 #define TILED_ASYNC TILED_B ",SGEMM_ASYNC=1"
@@ -311,7 +311,8 @@ struct config {
 // over it rounded up (padded-m, padded-n), also across slices of k.
 #define TILED_SPLIT                                                                                 \
     TILED_B ",SGEMM_MID_PERCENT=100000,SGEMM_SPLIT_PERCENT=100000,"                                   \
-            "SGEMM_GROUPS_PER_UNIT=64,SGEMM_SPLIT_SLICE_COST=0,SGEMM_SPLIT_MIN_K=8,SGEMM_STAGE_CUBE=1"
+            "SGEMM_GROUPS_PER_UNIT=64,SGEMM_SPLIT_SLICE_COST=0,SGEMM_SPLIT_MIN_K=8,SGEMM_STAGE_CUBE=1,"       \
+            "SGEMM_STAGE_C_MIN_K=0"
 // Split k on the mid tiles (an eighth of the big ones' area, at their
 // speed per multiply-add), sliced k and register prefetch within slices.
 #define TILED_SPLIT_MID                                                                             \
@@ -321,7 +322,7 @@ struct config {
 // off the vector split k in the scalar-load program, where k is too short for
 // a copy to pay (under four slices of 8) or C too thin.
 #define TILED_SPLIT_SCALAR TILED_SPLIT_MID ",SGEMM_STAGE_CUBE=0"
-#define TILED_STAGED TILED_PACKED ",SGEMM_SPLIT_PERCENT=0,SGEMM_STAGE_CUBE=1"
+#define TILED_STAGED TILED_PACKED ",SGEMM_SPLIT_PERCENT=0,SGEMM_STAGE_CUBE=1,SGEMM_STAGE_C_MIN_K=0"
 // A transposed into a workspace first wherever both operands are stored
 // K-contiguous (nt made tt) and the product has more groups than the device
 // has compute units (check_wide's product at least); then across slices of
@@ -570,7 +571,9 @@ static void check_small_max_k(const struct test_device *device, const char *prof
 // short of four slices of SGEMM_SPLIT_MIN_K (8 here) or the copied operand
 // feeds fewer columns of C than a mid tile has (32); then the scalar-load
 // program splits k on the mid tiles. From SGEMM_STAGE_CUBE^3 multiply-adds
-// the operand is copied where it feeds at least a mid tile's side of C.
+// the operand is copied where it feeds at least a mid tile's side of C, and
+// a C off the vector (n = 63) goes through the workspace where k is at least
+// SGEMM_STAGE_C_MIN_K (else all take the scalar kernels).
 // Without a split, small products keep the scalar kernels, but where each
 // element of the operand feeds SGEMM_STAGE_REUSE outputs in a product of at
 // least half SGEMM_STAGE_CUBE's side (32^3).
@@ -586,6 +589,8 @@ static void check_staging(const struct test_device *device, const char *profile)
                  {TILED_SPLIT ",SGEMM_STAGE_CUBE=0", 16, 64, 30, "split-k", ":tiled-32x32x16/scalar/"},
                  {TILED_A ",SGEMM_STAGE_CUBE=1", 64, 32, 9, "staged-a:", "/vec"},
                  {TILED_A ",SGEMM_STAGE_CUBE=1", 64, 8, 9, "tiled-", "/scalar/"},
+                 {TILED_A ",SGEMM_STAGE_CUBE=1,SGEMM_STAGE_C_MIN_K=9", 64, 63, 9, "staged-abc", "/vec"},
+                 {TILED_A ",SGEMM_STAGE_CUBE=1,SGEMM_STAGE_C_MIN_K=10", 64, 63, 9, "tiled-", "/scalar/"},
                  {TILED_A ",SGEMM_STAGE_CUBE=64,SGEMM_STAGE_REUSE=16", 64, 64, 9, "staged-a:", "/vec"},
                  {TILED_A ",SGEMM_STAGE_CUBE=64,SGEMM_STAGE_REUSE=16", 512, 8, 9, "tiled-", "/scalar/"},
                  {TILED_A ",SGEMM_STAGE_CUBE=64,SGEMM_STAGE_REUSE=16", 32, 32, 9, "tiled-", "/scalar/"},

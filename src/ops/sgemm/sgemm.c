@@ -538,10 +538,11 @@ static void plan_tiled(const struct sgemm_call *c, size_t staged, struct sgemm_p
     if (mid)
         tiles = mid_tiles;
     // Vector stores need every row start of C aligned too. Otherwise a big
-    // product goes through the workspace (C staged), and the rest takes the
-    // scalar program.
+    // product with a long enough k goes through the workspace (C staged),
+    // and the rest takes the scalar program.
     int c_aligned = divides(c->c_offset, tiles.vwn) && divides(c->ldc, tiles.vwn);
-    p->stage_c = vector && !c_aligned && p->slices == 1 && stages_pay(c) && partials_fit(c, staged, 1);
+    p->stage_c = vector && !c_aligned && p->slices == 1 && stages_pay(c) &&
+                 c->k >= (cl_uint)t[TUNE_SGEMM_STAGE_C_MIN_K] && partials_fit(c, staged, 1);
     vector = vector && (c_aligned || sums(p));
     int load_vec = t[TUNE_SGEMM_LOAD_VEC];
     int whole = divides(c->m, tiles.bm) && divides(c->n, tiles.bn) && divides(c->k, tiles.bk);
