@@ -101,7 +101,7 @@ static size_t max_group(const tailor_device_info *facts)
 // work-items side by side along k), a local step of k and the register
 // tile's rows into the slices of k; and it must fit the device's work-group
 // size and local memory (where the A tiles also hold the slices' register
-// tiles at the end).
+// tiles at the end, and a pass of C's tile in the scalar-store programs).
 static tailor_status check_tiles(const int *t, const tailor_device_info *facts, int mid)
 {
     struct sgemm_tiles s;
@@ -135,8 +135,11 @@ static tailor_status check_tiles(const int *t, const tailor_device_info *facts, 
     size_t steps = (size_t)(1 + s.double_buffer) * (size_t)s.bk;
     size_t a_floats = steps * (size_t)(s.bm + pad_a);
     size_t slice_sums = s.sliced_k > 1 ? (size_t)s.sliced_k * (size_t)s.bm * (size_t)s.bn : 0;
-    size_t local_bytes = sizeof(float) * ((a_floats > slice_sums ? a_floats : slice_sums) +
-                                          steps * (size_t)(s.bn + pad_b));
+    size_t c_pass = (size_t)s.sliced_k * (size_t)ty * (size_t)s.bn;
+    size_t a_array = a_floats > slice_sums ? a_floats : slice_sums;
+    if (c_pass > a_array)
+        a_array = c_pass;
+    size_t local_bytes = sizeof(float) * (a_array + steps * (size_t)(s.bn + pad_b));
     REQUIRE(local_memory_fits(facts, local_bytes), TAILOR_ERROR_INVALID_PROFILE,
             "%s tiles need %zu bytes of local memory; the device has %llu", set, local_bytes,
             (unsigned long long)facts->local_mem_bytes);
