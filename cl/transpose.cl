@@ -572,9 +572,12 @@ store_local(ulong rows, ulong cols, __global ELEM *b, ulong ldb,
 #define CPU_LINE_BYTES 64
 #define STREAM_TILES (VEC * (uint)sizeof(ELEM) < CPU_LINE_BYTES ? CPU_LINE_BYTES / (VEC * (uint)sizeof(ELEM)) : 1)
 
-// Transposes (and scales) the tile of A at `from` into v.
-static inline void transposed_tile(ROW *v, const __global ELEM *from, ulong lda, uint valid_rows,
-                            uint valid_cols ALPHA_PARAMETER, const int mode)
+// Transposes (and scales) the tile of A at `from` into v. Always inlined:
+// POCL's compiler kept it out of line in the 1-byte programs, a call per
+// tile with the tile passed through the stack.
+static inline __attribute__((always_inline)) void
+transposed_tile(ROW *v, const __global ELEM *from, ulong lda, uint valid_rows,
+                uint valid_cols ALPHA_PARAMETER, const int mode)
 {
     load_tile(v, from, lda, valid_rows, valid_cols, mode);
     transpose_tile(v);
