@@ -509,28 +509,28 @@ static void plan_tiled(const struct sgemm_call *c, size_t staged, struct sgemm_p
     size_t k_slice = c->k;
     int mid_split = 0;
     p->slices = 1;
-    if (!vector && split_considered(c, mid_groups)) {
-        // Scalar loads: split k on the mid tiles or not at all.
-        double mid_time;
-        size_t mid_k_slice;
-        p->slices = split_slices(c, mid_groups, mid_tiles.bk, staged, &mid_k_slice, &mid_time);
-        if (p->slices > 1) {
-            k_slice = mid_k_slice;
-            mid_split = 1;
-        }
-    } else if (split_considered(c, mid_groups)) {
+    if (split_considered(c, mid_groups)) {
         double big_time, mid_time;
         size_t mid_k_slice;
-        p->slices = split_slices(c, big_groups, tiles.bk, staged, &k_slice, &big_time);
-        int efficiency = t[TUNE_SGEMM_MID_SPLIT_EFFICIENCY];
-        if (efficiency > 0) {
-            cl_uint mid_slices = split_slices(c, mid_groups, mid_tiles.bk, staged, &mid_k_slice, &mid_time);
-            big_time *= (double)tiles.bm * tiles.bn;
-            mid_time *= (double)mid_tiles.bm * mid_tiles.bn * 100.0 / efficiency;
-            if (mid_slices > 1 && mid_time < big_time) {
-                p->slices = mid_slices;
+        if (!vector) {
+            // Scalar loads: split k on the mid tiles or not at all.
+            p->slices = split_slices(c, mid_groups, mid_tiles.bk, staged, &mid_k_slice, &mid_time);
+            if (p->slices > 1) {
                 k_slice = mid_k_slice;
                 mid_split = 1;
+            }
+        } else {
+            p->slices = split_slices(c, big_groups, tiles.bk, staged, &k_slice, &big_time);
+            int efficiency = t[TUNE_SGEMM_MID_SPLIT_EFFICIENCY];
+            if (efficiency > 0) {
+                cl_uint mid_slices = split_slices(c, mid_groups, mid_tiles.bk, staged, &mid_k_slice, &mid_time);
+                big_time *= (double)tiles.bm * tiles.bn;
+                mid_time *= (double)mid_tiles.bm * mid_tiles.bn * 100.0 / efficiency;
+                if (mid_slices > 1 && mid_time < big_time) {
+                    p->slices = mid_slices;
+                    k_slice = mid_k_slice;
+                    mid_split = 1;
+                }
             }
         }
     }
@@ -620,11 +620,9 @@ static int packs_a(const struct sgemm_call *c, const struct sgemm_plan *p)
 // for B): fewer than a mid tile's side along it (`rows`: the tile's rows,
 // for B; else its columns) make the copy cost as much as the product's own
 // reads of the operand.
-static int reuse_fills_mid_tile(const struct sgemm_call *c, cl_uint reuse, int rows)
+static int reuse_fills_mid_tile(cl_uint reuse, const struct sgemm_tiles *mid, int rows)
 {
-    struct sgemm_tiles mid;
-    tiles_of(c->ctx->profile.tune, 1, &mid);
-    return reuse >= (cl_uint)(rows ? mid.bm : mid.bn);
+    return reuse >= (cl_uint)(rows ? mid->bm : mid->bn);
 }
 
 // Whether copying an operand to aligned rows pays for splitting k in the
@@ -632,11 +630,9 @@ static int reuse_fills_mid_tile(const struct sgemm_call *c, cl_uint reuse, int r
 // more slowly): where plan_tiled would consider the split (few tiles, long
 // k) and k holds at least four slices' worth (shorter, the copy's and the
 // sums' launches cost what the split saves).
-static int split_staging_pays(const struct sgemm_call *c)
+static int split_staging_pays(const struct sgemm_call *c, const struct sgemm_tiles *mid)
 {
-    struct sgemm_tiles mid;
-    tiles_of(c->ctx->profile.tune, 1, &mid);
-    return split_considered(c, tile_groups(c, &mid)) &&
+    return split_considered(c, tile_groups(c, mid)) &&
            c->k / 4 >= (size_t)tune(c->ctx, TUNE_SGEMM_SPLIT_MIN_K);
 }
 
@@ -658,8 +654,11 @@ static int reuse_staging_pays(const struct sgemm_call *c, cl_uint reuse)
 // to aligned rows costs less than that.
 static int stages_operand(const struct sgemm_call *c, cl_uint reuse, int rows)
 {
-    return reuse_staging_pays(c, reuse) ||
-           (reuse_fills_mid_tile(c, reuse, rows) && (stages_pay(c) || split_staging_pays(c)));
+    if (reuse_staging_pays(c, reuse))
+        return 1;
+    struct sgemm_tiles mid;
+    tiles_of(c->ctx->profile.tune, 1, &mid);
+    return reuse_fills_mid_tile(reuse, &mid, rows) && (stages_pay(c) || split_staging_pays(c, &mid));
 }
 
 static int stages_a(const struct sgemm_call *c)
