@@ -780,6 +780,95 @@ void sgemm_small(uint M, uint N, uint K, float alpha, float beta, const __global
                     b_k_stride, b_col_stride, c + c_offset, ldc, i0, j0);
 }
 
+// Few rows of C (the host's SGEMM_THIN_M) with B stored along n: the tiled
+// kernels' tiles would be mostly padding, and B, read once per THIN_RM
+// rows, is nearly all the traffic. A group holds THIN_RM rows of A in local
+// memory, THIN_KC steps of k at a time (each step read by every work-item
+// at the same address), and streams B past them: each work-item keeps
+// THIN_RM x THIN_RN sums, its columns THIN_WG apart so that every load of B
+// is coalesced. Dimension 0 walks the columns, 1 the blocks of rows, 2 the
+// slices of k (k_slice steps each; with more than one the product goes to
+// the workspace, slice_stride floats apart, as split k's does). Any
+// strides; columns past N read the last one and are not stored.
+#define THIN_RM SGEMM_THIN_RM
+#define THIN_RN SGEMM_THIN_RN
+#define THIN_WG SGEMM_THIN_WG
+#define THIN_KC SGEMM_THIN_KC
+#if THIN_RM % 4 == 0
+#define THIN_A_VEC 4
+#else
+#define THIN_A_VEC 1
+#endif
+DEFINE_LANES(thin_a_lanes, THIN_A_VEC);
+
+__kernel __attribute__((reqd_work_group_size(THIN_WG, 1, 1)))
+void sgemm_thin(uint M, uint N, uint K, float alpha, float beta, const __global float *a,
+                ulong a_offset, ulong a_row_stride, ulong a_k_stride, const __global float *b,
+                ulong b_offset, ulong b_k_stride, ulong b_col_stride, __global float *c,
+                ulong c_offset, ulong ldc, uint k_slice, ulong slice_stride)
+{
+    __local VECTYPE(THIN_A_VEC) a_steps[THIN_KC * THIN_RM / THIN_A_VEC];
+    __local float *a_floats = (__local float *)a_steps;
+    uint lid = (uint)get_local_id(0);
+    uint i0 = (uint)get_group_id(1) * THIN_RM, rows = min((uint)THIN_RM, M - i0);
+    uint j0 = (uint)get_group_id(0) * (THIN_WG * THIN_RN) + lid;
+    uint k0 = (uint)get_group_id(2) * k_slice, k_end = min(K, k0 + k_slice);
+    a += a_offset + (ulong)i0 * a_row_stride;
+    c += c_offset + get_group_id(2) * slice_stride;
+    const __global float *b_at[THIN_RN];
+#pragma unroll
+    for (uint s = 0; s < THIN_RN; ++s)
+        b_at[s] = b + b_offset + (ulong)min(j0 + s * THIN_WG, N - 1) * b_col_stride;
+    float acc[THIN_RM][THIN_RN];
+#pragma unroll
+    for (uint r = 0; r < THIN_RM; ++r)
+#pragma unroll
+        for (uint s = 0; s < THIN_RN; ++s)
+            acc[r][s] = 0.0f;
+    for (uint kc = k0; kc < k_end; kc += THIN_KC) {
+        uint steps = min((uint)THIN_KC, k_end - kc);
+        // The step's loads of B all issued before any is used; steps past
+        // the slice read zeros, as A's rows do in local memory.
+        float bv[THIN_KC][THIN_RN];
+#pragma unroll
+        for (uint p = 0; p < THIN_KC; ++p)
+#pragma unroll
+            for (uint s = 0; s < THIN_RN; ++s)
+                bv[p][s] = p < steps ? b_at[s][(ulong)(kc + p) * b_k_stride] : 0.0f;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint e = lid; e < THIN_KC * THIN_RM; e += THIN_WG) {
+            uint r = e % THIN_RM, p = e / THIN_RM;
+            a_floats[e] = r < rows && p < steps ? a[r * a_row_stride + (ulong)(kc + p) * a_k_stride] : 0.0f;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+        for (uint p = 0; p < THIN_KC; ++p) {
+#pragma unroll
+            for (uint r = 0; r < THIN_RM; r += THIN_A_VEC) {
+                thin_a_lanes av;
+                av.v = a_steps[(p * THIN_RM + r) / THIN_A_VEC];
+#pragma unroll
+                for (uint q = 0; q < THIN_A_VEC; ++q)
+#pragma unroll
+                    for (uint s = 0; s < THIN_RN; ++s)
+                        acc[r + q][s] = fma(av.s[q], bv[p][s], acc[r + q][s]);
+            }
+        }
+    }
+#pragma unroll
+    for (uint r = 0; r < THIN_RM; ++r) {
+        __global float *c_row = c + (ulong)(i0 + r) * ldc;
+#pragma unroll
+        for (uint s = 0; s < THIN_RN; ++s) {
+            uint j = j0 + s * THIN_WG;
+            if (r < rows && j < N) {
+                float value = alpha * acc[r][s];
+                c_row[j] = beta == 0.0f ? value : fma(beta, c_row[j], value);
+            }
+        }
+    }
+}
+
 // Split k's last step: C = alpha * (the slices' partial products, summed in
 // slice order) + beta * C; beta == 0 writes without reading C.
 __kernel __attribute__((reqd_work_group_size(SGEMM_SMALL_WG_X, SGEMM_SMALL_WG_Y, 1)))

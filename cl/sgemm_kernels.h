@@ -18,6 +18,7 @@
     X(SGEMM_TILED_TN_SHIFTED, sgemm_tiled_tn_shifted, SGEMM_TILED_SET, "tiled")                     \
     X(SGEMM_TILED_TT_SHIFTED, sgemm_tiled_tt_shifted, SGEMM_TILED_SET, "tiled")                     \
     X(SGEMM_SMALL, sgemm_small, SGEMM_SMALL_SET, "small")                                           \
+    X(SGEMM_THIN, sgemm_thin, SGEMM_SMALL_SET, "thin")                                              \
     X(SGEMM_SCALE, sgemm_scale, SGEMM_SMALL_SET, "scale")                                           \
     X(SGEMM_SPLIT_SUM, sgemm_split_sum, SGEMM_SMALL_SET, "split-sum")                               \
     X(SGEMM_STAGE, sgemm_stage, SGEMM_SMALL_SET, "stage")                                           \

@@ -330,6 +330,16 @@ struct config {
 #define TILED_PACKED_A TILED_A ",SGEMM_PACK_A_MIN_N=1"
 #define TILED_SPLIT_PACKED_A TILED_SPLIT ",SGEMM_PACK_A_MIN_N=1"
 #define SMALL NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=1000000,SGEMM_SMALL_MAX_K=1000000,SGEMM_SMALL_RM=3,SGEMM_SMALL_RN=2"
+// The thin kernel wherever m is at most 40 and B is stored along n (nn and
+// tn; the others take the tiled kernels), however few its groups: rows in
+// blocks of 8 (the last one partial), three columns a work-item, local
+// steps of k that divide no k here, and k split (slices of at least 8
+// steps) where that adds groups.
+#define THIN_FILLING                                                                                \
+    NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_THIN_M=40,SGEMM_THIN_RM=8," \
+    "SGEMM_THIN_RN=3,SGEMM_THIN_WG=16,SGEMM_THIN_KC=12,SGEMM_SPLIT_MIN_K=8,"                          \
+    "SGEMM_THIN_GROUPS_PER_UNIT=64"
+#define THIN THIN_FILLING ",SGEMM_THIN_FILL=0"
 #define CPU_A NEUTRAL "SGEMM_CPU_KERNELS=1,SGEMM_CPU_RM=3,SGEMM_CPU_VN=4,SGEMM_CPU_NV=2,SGEMM_CPU_DOT_RN=3,SGEMM_CPU_WG=2"
 #define CPU_B NEUTRAL "SGEMM_CPU_KERNELS=1,SGEMM_CPU_RM=5,SGEMM_CPU_VN=8,SGEMM_CPU_NV=1,SGEMM_CPU_ROWS_FIRST=1"
 // B packed first, and A in every orientation: slices of k shorter than most
@@ -388,6 +398,8 @@ static const struct config configs[] = {
                     {"cpu-packed-3x8/tn", NULL, NULL}, {"cpu-packed-3x8/tt", NULL, NULL}}},
     {CPU_PACKED_B, {{"cpu-packed-5x8/nn", NULL, NULL}, {"cpu-packed-5x8/tt", NULL, NULL},
                     {"cpu-blocked-5x8/nn", NULL, NULL}}},
+    {THIN, {{"thin-8x3/nn", NULL, NULL}, {"thin-8x3/tn", NULL, NULL}, {"split-k", ":thin-8x3/", NULL},
+            {"tiled-", "/nt", NULL}}},
 };
 
 // (The last: m and n off the vector and at least a mid tile's side, so that
@@ -517,7 +529,8 @@ static void check_shared_gain(const struct test_device *device, const char *prof
         char tuning[2048];
         snprintf(tuning, sizeof tuning,
                  TILED_A ",SGEMM_SPLIT_PERCENT=100000,SGEMM_GROUPS_PER_UNIT=2,SGEMM_SHARED_GAIN=%d,"
-                         "SGEMM_SPLIT_SLICE_COST=0,SGEMM_SPLIT_MIN_K=8,SGEMM_MID_SPLIT_EFFICIENCY=0",
+                         "SGEMM_SPLIT_SLICE_COST=0,SGEMM_SPLIT_MIN_K=8,SGEMM_MID_SPLIT_EFFICIENCY=0,"
+                         "SGEMM_THIN_M=0",
                  gains[g]);
         tailor_context *handle = test_handle(device, profile, tuning);
         if (!handle)
@@ -549,7 +562,7 @@ static void check_small_max_k(const struct test_device *device, const char *prof
         cl_uint m, n, k;
         const char *want;
     } cases[] = {{8, 8, 16, "small/"}, {8, 8, 17, "tiled-"}, {3, 500, 16, "small/"}, {500, 3, 17, "tiled-"}};
-    tailor_context *handle = test_handle(device, profile, SMALL ",SGEMM_SMALL_MAX_K=16");
+    tailor_context *handle = test_handle(device, profile, SMALL ",SGEMM_SMALL_MAX_K=16,SGEMM_THIN_M=0");
     if (!handle)
         return;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
@@ -562,6 +575,33 @@ static void check_small_max_k(const struct test_device *device, const char *prof
         CHECK(status == TAILOR_SUCCESS && strstr(plan.variant, cases[i].want) == plan.variant,
               "[%s] %ux%ux%u under SGEMM_SMALL_MAX_K=16: status %d, %s, want %s...", profile, cases[i].m,
               cases[i].n, cases[i].k, (int)status, status == TAILOR_SUCCESS ? plan.variant : "", cases[i].want);
+    }
+    tailor_context_release(&handle);
+}
+
+// The thin kernel only where its groups (48 columns of 8 rows each here, k
+// unsplit) give every compute unit one (SGEMM_THIN_FILL=100); one group
+// short, the tiled kernels. B stored transposed never takes it.
+static void check_thin(const struct test_device *device, const char *profile)
+{
+    tailor_context *handle = test_handle(device, profile, THIN_FILLING ",SGEMM_THIN_FILL=100,SGEMM_SPLIT_MIN_K=1000000");
+    if (!handle)
+        return;
+    size_t units = device->info.compute_units;
+    for (int c = 0; c < 3; ++c) {
+        size_t groups = c == 1 ? units - 1 : units;
+        if (groups == 0)
+            continue;
+        tailor_call call = {.operation = TAILOR_OP_SGEMM, .layout = TAILOR_ROW_MAJOR,
+                            .trans_a = TAILOR_NO_TRANS, .trans_b = c == 2 ? TAILOR_TRANS : TAILOR_NO_TRANS,
+                            .m = 8, .n = 48 * groups, .k = 64, .alpha = 1.0f, .beta = 0.0f};
+        tailor_plan plan;
+        tailor_status status = tailor_explain(handle, &call, &plan);
+        int thin = status == TAILOR_SUCCESS && strstr(plan.variant, "thin-8x3/nn") == plan.variant;
+        CHECK(status == TAILOR_SUCCESS && thin == (c == 0) && (thin || !strstr(plan.variant, "thin")),
+              "[%s] 8x%zux64%s on %zu compute units: status %d, %s, want %sthe thin kernel", profile,
+              call.n, c == 2 ? " with B transposed" : "", units, (int)status,
+              status == TAILOR_SUCCESS ? plan.variant : "", c == 0 ? "" : "not ");
     }
     tailor_context_release(&handle);
 }
@@ -596,7 +636,9 @@ static void check_staging(const struct test_device *device, const char *profile)
                  {TILED_A ",SGEMM_STAGE_CUBE=64,SGEMM_STAGE_REUSE=16", 32, 32, 9, "tiled-", "/scalar/"},
                  {TILED_A ",SGEMM_STAGE_CUBE=64,SGEMM_STAGE_REUSE=0", 64, 64, 9, "tiled-", "/scalar/"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        tailor_context *handle = test_handle(device, profile, cases[i].tuning);
+        char tuning[2048];
+        snprintf(tuning, sizeof tuning, "%s,SGEMM_THIN_M=0", cases[i].tuning); // the tiled kernels' rules
+        tailor_context *handle = test_handle(device, profile, tuning);
         if (!handle)
             continue;
         tailor_call call = {.operation = TAILOR_OP_SGEMM, .layout = TAILOR_ROW_MAJOR,
@@ -863,6 +905,7 @@ int main(int argc, char **argv)
                 run_config(&devices[d], profiles[p], &configs[i], options.small, &seed);
             check_shared_gain(&devices[d], profiles[p]);
             check_small_max_k(&devices[d], profiles[p]);
+            check_thin(&devices[d], profiles[p]);
             check_staging(&devices[d], profiles[p]);
             if (!options.small)
                 check_tall(&devices[d], profiles[p], &seed);

@@ -158,6 +158,13 @@ static tailor_status check(const struct profile *profile, const tailor_device_in
     REQUIRE(small_group <= max_group(facts), TAILOR_ERROR_INVALID_PROFILE,
             "SGEMM_SMALL_WG_X * SGEMM_SMALL_WG_Y = %zu exceeds the device's %zu work-items",
             small_group, max_group(facts));
+    REQUIRE((size_t)t[TUNE_SGEMM_THIN_WG] <= max_group(facts), TAILOR_ERROR_INVALID_PROFILE,
+            "SGEMM_THIN_WG=%d exceeds the device's %zu work-items", t[TUNE_SGEMM_THIN_WG],
+            max_group(facts));
+    size_t thin_bytes = sizeof(float) * (size_t)t[TUNE_SGEMM_THIN_KC] * (size_t)t[TUNE_SGEMM_THIN_RM];
+    REQUIRE(local_memory_fits(facts, thin_bytes), TAILOR_ERROR_INVALID_PROFILE,
+            "the thin kernel's rows of A need %zu bytes of local memory; the device has %llu",
+            thin_bytes, (unsigned long long)facts->local_mem_bytes);
     REQUIRE((size_t)t[TUNE_SGEMM_CPU_WG] <= max_group(facts), TAILOR_ERROR_INVALID_PROFILE,
             "SGEMM_CPU_WG=%d exceeds the device's %zu work-items", t[TUNE_SGEMM_CPU_WG],
             max_group(facts));
@@ -844,6 +851,49 @@ static int takes_small_kernel(const struct sgemm_call *c)
     return few_outputs && c->k <= (cl_uint)tune(c->ctx, TUNE_SGEMM_SMALL_MAX_K);
 }
 
+// The thin kernel's plan, where it takes the product: up to SGEMM_THIN_M
+// rows of C (0: never) with B stored along n, and groups for at least
+// SGEMM_THIN_FILL percent of the compute units (fewer, the tiled kernels'
+// smaller steps of k take less time). Its groups go along n and over blocks of rows, k split until
+// they reach SGEMM_THIN_GROUPS_PER_UNIT per compute unit, each slice at
+// least SGEMM_SPLIT_MIN_K steps (rounded to whole local steps), their
+// partial products within the workspace limit.
+static int plan_thin(const struct sgemm_call *c, struct sgemm_plan *p)
+{
+    const int *t = c->ctx->profile.tune;
+    if (t[TUNE_SGEMM_THIN_M] == 0 || c->m > (cl_uint)t[TUNE_SGEMM_THIN_M] || c->b_k_contig)
+        return 0;
+    size_t rm = (size_t)t[TUNE_SGEMM_THIN_RM], wg = (size_t)t[TUNE_SGEMM_THIN_WG];
+    size_t kc = (size_t)t[TUNE_SGEMM_THIN_KC], columns = wg * (size_t)t[TUNE_SGEMM_THIN_RN];
+    size_t units = c->ctx->info.compute_units;
+    size_t groups = ceil_div(c->n, columns) * ceil_div(c->m, rm);
+    size_t slices = ceil_div(units * (size_t)t[TUNE_SGEMM_THIN_GROUPS_PER_UNIT], groups);
+    size_t most = c->k / (size_t)t[TUNE_SGEMM_SPLIT_MIN_K];
+    if (slices > most)
+        slices = most;
+    while (slices > 1 && !partials_fit(c, 0, slices))
+        --slices;
+    size_t k_slice = c->k;
+    if (slices > 1) {
+        k_slice = round_up(ceil_div(c->k, slices), kc);
+        slices = ceil_div(c->k, k_slice);
+    } else {
+        slices = 1;
+    }
+    if (groups * slices * 100 < units * (size_t)t[TUNE_SGEMM_THIN_FILL])
+        return 0;
+    p->slices = (cl_uint)slices;
+    p->k_slice = (cl_uint)k_slice;
+    p->g = (struct geometry){{ceil_div(c->n, columns) * wg, ceil_div(c->m, rm), slices}, {wg, 1, 1}};
+    p->op = (struct op_plan){PROGRAM_SGEMM_SMALL, KERNEL_SGEMM_THIN, 1, ""};
+    char split[32] = "";
+    if (slices > 1)
+        snprintf(split, sizeof split, "split-k%zu:", slices);
+    snprintf(p->op.variant, sizeof p->op.variant, "%sthin-%zux%d/%s", split, rm,
+             t[TUNE_SGEMM_THIN_RN], orientation(c));
+    return 1;
+}
+
 static void plan_call(const struct sgemm_call *c, struct sgemm_plan *p)
 {
     *p = (struct sgemm_plan){.slices = 1};
@@ -853,7 +903,7 @@ static void plan_call(const struct sgemm_call *c, struct sgemm_plan *p)
         plan_cpu(c, p);
     else if (takes_small_kernel(c))
         plan_small(c, p);
-    else
+    else if (!plan_thin(c, p))
         plan_tiled_call(c, p);
 }
 
@@ -876,7 +926,7 @@ static void fill_args(const struct sgemm_call *c, const struct sgemm_plan *p, st
     args_u32(a, c->k);
     args_f32(a, c->alpha);
     args_f32(a, c->beta);
-    if (p->op.kernel == KERNEL_SGEMM_SMALL) {
+    if (p->op.kernel == KERNEL_SGEMM_SMALL || p->op.kernel == KERNEL_SGEMM_THIN) {
         // Element strides: A's rows and k, B's k and columns.
         args_mem(a, c->a);
         args_u64(a, c->a_offset);
@@ -914,7 +964,7 @@ static void fill_args(const struct sgemm_call *c, const struct sgemm_plan *p, st
     args_mem(a, c->c);
     args_u64(a, c->c_offset);
     args_u64(a, c->ldc);
-    if (((uint64_t)1 << p->op.program) & SGEMM_TILED_SET) {
+    if ((((uint64_t)1 << p->op.program) & SGEMM_TILED_SET) || p->op.kernel == KERNEL_SGEMM_THIN) {
         // Split k: the steps of a slice, and the floats between slices' products.
         args_u32(a, p->k_slice);
         args_u64(a, p->slices > 1 ? (cl_ulong)c->m * c->ldc : 0);
@@ -1205,14 +1255,14 @@ static tailor_status explain(tailor_context *ctx, const tailor_call *call, struc
     return TAILOR_SUCCESS;
 }
 
-// The small kernel's groups, fewer slices of k, one local tile instead of
-// two, fewer steps of k, smaller tiles (floors: BK 4 holds the default
-// 4-float global loads; the default register tiles divide 16x16).
+// The small and thin kernels' groups, fewer slices of k, one local tile
+// instead of two, fewer steps of k, smaller tiles (floors: BK 4 holds the
+// default 4-float global loads; the default register tiles divide 16x16).
 static const struct shrink_step shrink_steps[] = {
-    {1, 2, {TUNE_SGEMM_SMALL_WG_X, TUNE_SGEMM_SMALL_WG_Y}},
+    {1, 3, {TUNE_SGEMM_SMALL_WG_X, TUNE_SGEMM_SMALL_WG_Y, TUNE_SGEMM_THIN_WG}},
     {1, 2, {TUNE_SGEMM_SLICED_K, TUNE_SGEMM_MID_SLICED_K}},
     {0, 2, {TUNE_SGEMM_DOUBLE_BUFFER, TUNE_SGEMM_MID_DOUBLE_BUFFER}},
-    {4, 2, {TUNE_SGEMM_BK, TUNE_SGEMM_MID_BK}},
+    {4, 3, {TUNE_SGEMM_BK, TUNE_SGEMM_MID_BK, TUNE_SGEMM_THIN_KC}},
     {16, 2, {TUNE_SGEMM_MID_BM, TUNE_SGEMM_MID_BN}},
     {16, 2, {TUNE_SGEMM_BM, TUNE_SGEMM_BN}},
 };
@@ -1281,7 +1331,7 @@ tailor_status tailor_sgemm(tailor_context *ctx, cl_command_queue queue, tailor_l
     plan_call(&call, &plan);
     if (plan.op.kernel == KERNEL_SGEMM_CPU_PACKED)
         return launch_cpu_packed(&call, &plan);
-    if (((uint64_t)1 << plan.op.program) & SGEMM_TILED_SET)
+    if ((((uint64_t)1 << plan.op.program) & SGEMM_TILED_SET) || plan.op.kernel == KERNEL_SGEMM_THIN)
         status = launch_tiled(&call, &plan);
     else
         status = launch(&call, &plan);

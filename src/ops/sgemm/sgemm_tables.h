@@ -116,6 +116,20 @@
       "small and scale kernels: work-items of a group along n")                                     \
     X(SGEMM_SMALL_WG_Y, OP_SGEMM, DEFINE, SGEMM_SMALL_SET, 8, 1, 1024, 0,                           \
       "small and scale kernels: work-items of a group along m")                                     \
+    X(SGEMM_THIN_M, OP_SGEMM, HOST, 0, 0, 0, 1 << 30, 0,                                            \
+      "m up to this takes the thin kernel where B is stored along n and the small kernel does not take the product (0: never)") \
+    X(SGEMM_THIN_RM, OP_SGEMM, DEFINE, SGEMM_SMALL_SET, 16, 1, 32, POW2,                            \
+      "thin kernel: rows of C a work-group computes, all of them in each work-item")                \
+    X(SGEMM_THIN_RN, OP_SGEMM, DEFINE, SGEMM_SMALL_SET, 2, 1, 8, 0,                                 \
+      "thin kernel: columns of C per work-item, a group's width apart")                             \
+    X(SGEMM_THIN_WG, OP_SGEMM, DEFINE, SGEMM_SMALL_SET, 128, 1, 1024, 0,                            \
+      "thin kernel: work-items a group")                                                            \
+    X(SGEMM_THIN_KC, OP_SGEMM, DEFINE, SGEMM_SMALL_SET, 32, 1, 256, 0,                              \
+      "thin kernel: steps of k of A's rows held in local memory at once")                           \
+    X(SGEMM_THIN_FILL, OP_SGEMM, HOST, 0, 100, 0, 100000, 0,                                        \
+      "thin kernel: only where its groups (k split included) reach this percentage of the compute units (fewer: the tiled kernels)") \
+    X(SGEMM_THIN_GROUPS_PER_UNIT, OP_SGEMM, HOST, 0, 8, 1, 256, 0,                                  \
+      "thin kernel: k is split until the groups reach this many per compute unit (slices of at least SGEMM_SPLIT_MIN_K steps)") \
     X(SGEMM_CPU_KERNELS, OP_SGEMM, HOST, 0, 0, 0, 1, 0,                                             \
       "1: the CPU kernels (register blocks along the SIMD width, no local memory)")                \
     X(SGEMM_CPU_RM, OP_SGEMM, DEFINE, SGEMM_CPU_SET, 8, 1, 16, 0, "CPU kernels: rows of C per work-item") \

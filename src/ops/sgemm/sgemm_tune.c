@@ -5,7 +5,8 @@
 // round of them, when and how far k is split on products with few tiles and
 // long k, from which m on B stored transposed is packed first (and from
 // which n A, where B is not), and the small kernel with its thresholds on
-// skinny products; on CPUs the CPU kernels (and whether to use them) on the
+// skinny products, the thin kernel and its threshold on products of a few
+// dozen rows; on CPUs the CPU kernels (and whether to use them) on the
 // CPU bench's shapes, then from which size they pack A and B first, and the
 // packed kernel's slices.
 #include "sgemm.h"
@@ -46,6 +47,11 @@ static const struct tune_task tasks[] = {
                  TUNE_SGEMM_SMALL_RN, TUNE_SGEMM_SMALL_WG_X, TUNE_SGEMM_SMALL_WG_Y),
      {GEMM(16, 4096, 1024, N, N), GEMM(128, 8192, 128, N, N), GEMM(100, 100, 100, N, N),
       GEMM(4096, 24, 512, N, T), GEMM(64, 64, 64, N, N), GEMM(256, 256, 32, N, N), GEMM(32, 32, 4096, N, N)}},
+    {"thin", TUNE_ON_GPU, 1,
+     TUNE_PARAMS(TUNE_SGEMM_THIN_M, TUNE_SGEMM_THIN_RM, TUNE_SGEMM_THIN_RN, TUNE_SGEMM_THIN_WG,
+                 TUNE_SGEMM_THIN_KC, TUNE_SGEMM_THIN_FILL, TUNE_SGEMM_THIN_GROUPS_PER_UNIT),
+     {GEMM(12, 4099, 4099, N, N), GEMM(29, 2330, 7678, N, N), GEMM(21, 7538, 2937, T, N),
+      GEMM(48, 10001, 3001, N, N), GEMM(64, 4096, 4096, N, N), GEMM(32, 2048, 512, N, N)}},
     {"cpu kernels", TUNE_ON_CPU, 1,
      TUNE_PARAMS(TUNE_SGEMM_CPU_KERNELS, TUNE_SGEMM_CPU_RM, TUNE_SGEMM_CPU_VN, TUNE_SGEMM_CPU_NV,
                  TUNE_SGEMM_CPU_DOT_RN, TUNE_SGEMM_CPU_WG, TUNE_SGEMM_CPU_ROWS_FIRST),
@@ -59,11 +65,14 @@ static const struct tune_task tasks[] = {
 };
 
 // Register tiles past 64 accumulators spill on every GPU, and their builds
-// alone took NVIDIA's compiler minutes.
+// alone took NVIDIA's compiler minutes; the thin kernel also holds a local
+// step's loads of B in registers.
 static int plausible(const int *t)
 {
     return t[TUNE_SGEMM_TM] * t[TUNE_SGEMM_TN] <= 64 &&
-           t[TUNE_SGEMM_MID_TM] * t[TUNE_SGEMM_MID_TN] <= 64;
+           t[TUNE_SGEMM_MID_TM] * t[TUNE_SGEMM_MID_TN] <= 64 &&
+           t[TUNE_SGEMM_THIN_RM] * t[TUNE_SGEMM_THIN_RN] <= 64 &&
+           t[TUNE_SGEMM_THIN_KC] * t[TUNE_SGEMM_THIN_RN] <= 128;
 }
 
 const struct tune_tasks sgemm_tune_tasks = {tasks, sizeof tasks / sizeof tasks[0], 0.4, plausible};
