@@ -716,6 +716,13 @@ DEFINE_TILED_KERNEL(sgemm_tiled_tt_shifted, 1, 0, EDGE_SHIFTED)
 #define RM SGEMM_SMALL_RM
 #define RN SGEMM_SMALL_RN
 
+// *at = alpha * product + beta * *at; beta == 0 does not read *at.
+INLINE void store_scaled(__global float *at, float product, float alpha, float beta)
+{
+    float value = alpha * product;
+    *at = beta == 0.0f ? value : fma(beta, *at, value);
+}
+
 // C's RM x RN block at (i0, j0). Rows and columns past the edge read the
 // last one (always in the buffer); their results are not stored.
 INLINE void small_block(uint M, uint N, uint K, float alpha, float beta, const __global float *a,
@@ -759,10 +766,8 @@ INLINE void small_block(uint M, uint N, uint K, float alpha, float beta, const _
         __global float *c_row = c + (ulong)(i0 + r) * ldc + j0;
 #pragma unroll
         for (uint s = 0; s < RN; ++s) {
-            if (i0 + r < M && j0 + s < N) {
-                float value = alpha * acc[r][s];
-                c_row[s] = beta == 0.0f ? value : fma(beta, c_row[s], value);
-            }
+            if (i0 + r < M && j0 + s < N)
+                store_scaled(c_row + s, acc[r][s], alpha, beta);
         }
     }
 }
@@ -861,10 +866,8 @@ void sgemm_thin(uint M, uint N, uint K, float alpha, float beta, const __global 
 #pragma unroll
         for (uint s = 0; s < THIN_RN; ++s) {
             uint j = j0 + s * THIN_WG;
-            if (r < rows && j < N) {
-                float value = alpha * acc[r][s];
-                c_row[j] = beta == 0.0f ? value : fma(beta, c_row[j], value);
-            }
+            if (r < rows && j < N)
+                store_scaled(c_row + j, acc[r][s], alpha, beta);
         }
     }
 }
@@ -883,9 +886,7 @@ void sgemm_split_sum(uint M, uint N, uint slices, float alpha, float beta,
     float sum = 0.0f;
     for (uint s = 0; s < slices; ++s)
         sum += from[s * slice_stride];
-    __global float *at = c + c_offset + (ulong)i * ldc + j;
-    float value = alpha * sum;
-    *at = beta == 0.0f ? value : fma(beta, *at, value);
+    store_scaled(c + c_offset + (ulong)i * ldc + j, sum, alpha, beta);
 }
 
 // An operand whose rows do not start on vector boundaries, copied row by row
