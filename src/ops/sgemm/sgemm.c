@@ -854,10 +854,10 @@ static int takes_small_kernel(const struct sgemm_call *c)
 // The thin kernel's plan, where it takes the product: up to SGEMM_THIN_M
 // rows of C (0: never) with B stored along n, and groups for at least
 // SGEMM_THIN_FILL percent of the compute units (fewer, the tiled kernels'
-// smaller steps of k take less time). Its groups go along n and over blocks of rows, k split until
-// they reach SGEMM_THIN_GROUPS_PER_UNIT per compute unit, each slice at
-// least SGEMM_SPLIT_MIN_K steps (rounded to whole local steps), their
-// partial products within the workspace limit.
+// smaller steps of k take less time). Its groups go along n and over
+// blocks of rows, k split until they reach SGEMM_THIN_GROUPS_PER_UNIT per
+// compute unit, each slice at least SGEMM_SPLIT_MIN_K steps (rounded to
+// whole local steps), their partial products within the workspace limit.
 static int plan_thin(const struct sgemm_call *c, struct sgemm_plan *p)
 {
     const int *t = c->ctx->profile.tune;
