@@ -343,6 +343,13 @@ static int partials_fit(const struct sgemm_call *c, size_t staged, size_t slices
     return staged + slices * c->m * round_up(c->n, WORKSPACE_ROW_ALIGN) <= workspace_limit(c);
 }
 
+// The kernels that take a slice of k (the tiled ones and the thin one):
+// they take the split arguments and launch through launch_tiled.
+static int slices_k(const struct sgemm_plan *p)
+{
+    return (((uint64_t)1 << p->op.program) & SGEMM_TILED_SET) || p->op.kernel == KERNEL_SGEMM_THIN;
+}
+
 // The product is written to the workspace and summed into C afterwards.
 static int sums(const struct sgemm_plan *p)
 {
@@ -964,7 +971,7 @@ static void fill_args(const struct sgemm_call *c, const struct sgemm_plan *p, st
     args_mem(a, c->c);
     args_u64(a, c->c_offset);
     args_u64(a, c->ldc);
-    if ((((uint64_t)1 << p->op.program) & SGEMM_TILED_SET) || p->op.kernel == KERNEL_SGEMM_THIN) {
+    if (slices_k(p)) {
         // Split k: the steps of a slice, and the floats between slices' products.
         args_u32(a, p->k_slice);
         args_u64(a, p->slices > 1 ? (cl_ulong)c->m * c->ldc : 0);
@@ -1331,7 +1338,7 @@ tailor_status tailor_sgemm(tailor_context *ctx, cl_command_queue queue, tailor_l
     plan_call(&call, &plan);
     if (plan.op.kernel == KERNEL_SGEMM_CPU_PACKED)
         return launch_cpu_packed(&call, &plan);
-    if ((((uint64_t)1 << plan.op.program) & SGEMM_TILED_SET) || plan.op.kernel == KERNEL_SGEMM_THIN)
+    if (slices_k(&plan))
         status = launch_tiled(&call, &plan);
     else
         status = launch(&call, &plan);
