@@ -839,9 +839,9 @@ transpose_realigned(ulong rows, ulong cols, const __global ELEM *restrict a, ulo
     ulong start0 = a_offset + row0 * lda + col0;
     uint base = (uint)(start0 % RV), lda_rv = (uint)(lda % RV);
 
-    // Where each local row's column 0 sits: its place plus its shift.
-    __local ushort row_at[R_LOCAL_ROWS];
-#define R_ELEMENT(r, c) elements[row_at[r] + (c)]
+    // Local row r's column 0 sits at its place plus its shift, computed
+    // where it is gathered: a table of them cost a local read per element.
+#define R_ELEMENT(r, c) elements[R_ROW_AT(r) + (base + (r) * lda_rv) % RV + (c)]
     // Whole vectors are all loaded before any is stored; the vectors that
     // cross A's first or last element go to local memory element by element
     // (only the elements of the tile's run).
@@ -854,8 +854,6 @@ transpose_realigned(ulong rows, ulong cols, const __global ELEM *restrict a, ulo
         if (r >= row_limit)
             continue;
         uint shift = (base + r * lda_rv) % RV;
-        if (n == 0)
-            row_at[r] = (ushort)(R_ROW_AT(r) + shift);
         int first_col = (int)(n * RV) - (int)shift; // of the vector, in the tile
         if (first_col >= col_limit)
             continue;
