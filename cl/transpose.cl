@@ -987,12 +987,29 @@ transpose_spans(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a
             count = min((uint)RV, row_limit - r);
             to = b + b_offset + (col0 + c) * ldb + row0 + r;
         }
+        // A whole vector gathers without the general walk's wrap test: in
+        // rows mode it stays in one column, from a row that is a multiple of
+        // RV, so its places are `pitch` apart; in span mode (rows never a
+        // multiple of RV there), where rows is a power of two that divides
+        // RV, it covers whole columns from row 0.
         ELEM g[RV];
-        for (uint q = 0; q < RV; ++q) {
-            g[q] = q < count ? elements[S_ROW_AT(r) + c] : (ELEM)(0);
-            if (++r == ((modes & 2) ? (uint)rows : 0xffffffffu)) {
-                r = 0;
-                ++c;
+        if (count == RV && !(modes & 2)) {
+            uint at = S_ROW_AT(r) + c;
+#pragma unroll
+            for (uint q = 0; q < RV; ++q)
+                g[q] = elements[at + q * pitch];
+        } else if (count == RV && RV % (uint)rows == 0) {
+            uint row_mask = (uint)rows - 1, rows_log2 = 31 - clz((uint)rows);
+#pragma unroll
+            for (uint q = 0; q < RV; ++q)
+                g[q] = elements[(q & row_mask) * pitch + c + (q >> rows_log2)];
+        } else {
+            for (uint q = 0; q < RV; ++q) {
+                g[q] = q < count ? elements[S_ROW_AT(r) + c] : (ELEM)(0);
+                if (++r == ((modes & 2) ? (uint)rows : 0xffffffffu)) {
+                    r = 0;
+                    ++c;
+                }
             }
         }
         if (count == RV) {
