@@ -823,25 +823,43 @@ static inline uint4 r_words(const ELEM *g)
 #endif
 }
 
+// x * y % RV. Of 8-byte elements (RV = 2) LLVM narrows that to a 1-bit
+// multiply, which the NVPTX and AMDGPU back ends of clang 14 and 15 cannot
+// select (a crash); the AND is the same product.
+static inline uint product_mod_rv(ulong x, ulong y)
+{
+#if RV == 2
+    return (uint)(x & y & 1);
+#else
+    return (uint)(x * y % RV);
+#endif
+}
+
 __kernel __attribute__((reqd_work_group_size(E_GROUP, 1, 1))) void
 transpose_realigned(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a_offset,
                     ulong lda, __global ELEM *restrict b, ulong b_offset, ulong ldb, uint tiles_x,
-                    ulong a_end ALPHA_PARAMETER)
+                    ulong a_end, uint row_shift ALPHA_PARAMETER)
 {
     __local uint tile[R_LOCAL_WORDS] __attribute__((aligned(16)));
     __local ELEM *elements = (__local ELEM *)tile;
     uint2 group = group_tile(tiles_x);
-    ulong row0 = (ulong)group.y * R_ROWS, col0 = (ulong)group.x * R_COLS;
+    // Tiles start row_shift rows above multiples of R_ROWS, so the first
+    // tile's first row_begin rows lie above the matrix (row0 wraps there;
+    // only its residues and the rows from row_begin on are used).
+    ulong row0 = (ulong)group.y * R_ROWS - row_shift, col0 = (ulong)group.x * R_COLS;
+    uint row_begin = group.y == 0 ? row_shift : 0;
     uint lid = (uint)get_local_id(0);
     uint row_limit = (uint)min((ulong)R_LOCAL_ROWS, rows - row0);
     int col_limit = (int)min((ulong)R_COLS, cols - col0);
     // The misalignment of tile row r's run is (base + r * lda_rv) % RV.
     ulong start0 = a_offset + row0 * lda + col0;
-    uint base = (uint)(start0 % RV), lda_rv = (uint)(lda % RV);
+    uint base = (uint)((a_offset % RV + product_mod_rv(row0, lda) + col0 % RV) % RV);
+    uint lda_rv = (uint)(lda % RV);
 
     // Local row r's column 0 sits at its place plus its shift, computed
     // where it is gathered: a table of them cost a local read per element.
-#define R_ELEMENT(r, c) elements[R_ROW_AT(r) + (base + (r) * lda_rv) % RV + (c)]
+#define R_SHIFT(r) ((base + product_mod_rv(r, lda_rv)) % RV)
+#define R_ELEMENT(r, c) elements[R_ROW_AT(r) + R_SHIFT(r) + (c)]
     // Whole vectors are all loaded before any is stored; the vectors that
     // cross A's first or last element go to local memory element by element
     // (only the elements of the tile's run).
@@ -851,9 +869,9 @@ transpose_realigned(ulong rows, ulong cols, const __global ELEM *restrict a, ulo
     for (uint k = 0; k < R_LOADS; ++k) {
         uint i = lid + k * E_GROUP, r = i / R_VECTORS, n = i - r * R_VECTORS;
         whole[k] = 0;
-        if (r >= row_limit)
+        if (r >= row_limit || r < row_begin)
             continue;
-        uint shift = (base + r * lda_rv) % RV;
+        uint shift = R_SHIFT(r);
         int first_col = (int)(n * RV) - (int)shift; // of the vector, in the tile
         if (first_col >= col_limit)
             continue;
@@ -882,26 +900,29 @@ transpose_realigned(ulong rows, ulong cols, const __global ELEM *restrict a, ulo
         if ((int)c >= col_limit)
             continue;
         ulong run = b_offset + (col0 + c) * ldb + row0;
-        uint first = (uint)((RV - run % RV) % RV) + j * RV; // tile row of the vector's first element
-        if (row0 + first + RV <= rows) {
+        uint run_rv = (uint)((b_offset % RV + product_mod_rv(col0 + c, ldb) + row0 % RV) % RV);
+        uint first = (RV - run_rv) % RV + j * RV; // tile row of the vector's first element
+        if (first >= row_begin && row0 + first + RV <= rows) {
             ELEM g[RV];
 #pragma unroll
             for (uint q = 0; q < RV; ++q)
                 g[q] = SCALE_ONE(R_ELEMENT(first + q, c));
             STORE16(b + run + first, r_words(g));
         } else {
-            for (uint r = first; r < first + RV && row0 + r < rows; ++r)
+            for (uint r = max(first, row_begin); r < first + RV && row0 + r < rows; ++r)
                 b[run + r] = SCALE_ONE(R_ELEMENT(r, c));
         }
     }
     // B's elements before the first whole vector of each row.
     if (row0 == 0 && (int)lid < col_limit) {
         ulong run = b_offset + (col0 + lid) * ldb;
-        for (uint r = 0; r < (RV - run % RV) % RV && r < rows; ++r)
+        uint run_rv = (uint)((b_offset % RV + product_mod_rv(col0 + lid, ldb)) % RV);
+        for (uint r = 0; r < (RV - run_rv) % RV && r < rows; ++r)
             b[run + r] = SCALE_ONE(R_ELEMENT(r, lid));
     }
 }
 #undef R_ELEMENT
+#undef R_SHIFT
 
 // GPU methods, narrow matrices of 1- and 2-byte elements (A or B with rows
 // of a few elements): the element-wise kernel's tiles, each side moved in

@@ -160,13 +160,19 @@ done:
 }
 
 // Layouts of one shape: packed; offsets and leading dimensions that keep
-// 16-element alignment; and misaligned ones.
+// 16-element alignment; and misaligned ones. Shapes of 4096 elements or
+// more add every row of B equally misaligned, ldb a multiple of 128 (the
+// realigned kernel then moves its tiles so that their runs of B start on
+// 128-byte lines), B's offset past a vector of every element size.
 static size_t layouts_of(size_t rows, size_t cols, struct layout *out)
 {
     out[0] = (struct layout){rows, cols, 0, cols ? cols : 1, 0, rows ? rows : 1};
     out[1] = (struct layout){rows, cols, 16, (cols + 15) / 16 * 16 + 16, 32, (rows + 15) / 16 * 16 + 32};
     out[2] = (struct layout){rows, cols, 3, cols + 5, 1, rows + 3};
-    return 3;
+    if (rows * cols < 4096)
+        return 3;
+    out[3] = (struct layout){rows, cols, 1, cols, 37, (rows + 127) / 128 * 128};
+    return 4;
 }
 
 static const size_t small_shapes[][2] = {
@@ -188,7 +194,7 @@ static void check_shapes(struct run *run, int small, unsigned long long *seed)
     for (size_t s = 0; s < SIZE_COUNT; ++s)
         for (size_t k = 0; k < count; ++k) {
             const size_t *shape = small ? small_shapes[k] : shapes[k];
-            struct layout layouts[3];
+            struct layout layouts[4];
             size_t n = layouts_of(shape[0], shape[1], layouts);
             for (size_t i = 0; i < n; ++i)
                 check_transpose(run, s, &layouts[i], seed);
@@ -321,7 +327,7 @@ static void check_scaling(struct run *run, int small, unsigned long long *seed)
         if (!single && !run->device->info.has_fp64)
             continue;
         for (size_t s = 0; s < shape_count; ++s) {
-            struct layout layouts[3];
+            struct layout layouts[4];
             size_t n = layouts_of(scaled_shapes[s][0], scaled_shapes[s][1], layouts);
             for (size_t i = 0; i < n; ++i)
                 for (size_t k = 0; k < sizeof alphas / sizeof alphas[0]; ++k)

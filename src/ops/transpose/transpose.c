@@ -165,6 +165,7 @@ struct launch_plan {
     unsigned tile_cols_log2; // the element-wise and span kernels' tile
     cl_uint span_modes;      // the span kernel: bit 0 A, bit 1 B as one span
     cl_ulong a_end;          // the word and realigned kernels: one past A's last element
+    cl_uint row_shift;       // the realigned kernel: rows its tiles start above multiples of theirs
 };
 
 // Work-items of a copy group, and the items each moves (COPY_STEPS in
@@ -321,6 +322,18 @@ static int plan_realigned(const struct transpose_call *c, struct launch_plan *p)
                           transpose_realigned_local_bytes(e)))
         return 0;
     p->a_end = c->a_offset + (c->rows - 1) * c->lda + c->cols;
+    // Where every row of B starts at the same place of a 128-byte line, the
+    // tiles move up so that their runs of B start on line boundaries: runs
+    // that split every row's lines between two tiles at the same place were
+    // slow on the H100 where B's rows lie a multiple of 256 bytes apart.
+    // (Not where the extra tile row would take the grid past 2^32 groups.)
+    cl_ulong line = 128 / e, shift = c->ldb % line == 0 ? c->b_offset % line : 0;
+    cl_ulong shifted_tiles_y = (c->rows + shift - 1) / p->tile_rows + 1;
+    if (shift && shifted_tiles_y <= UINT32_MAX / p->tiles_x)
+        p->tiles = (size_t)(p->tiles_x * shifted_tiles_y);
+    else
+        shift = 0;
+    p->row_shift = (cl_uint)shift;
     p->op.kernel = KERNEL_TRANSPOSE_REALIGNED;
     snprintf(p->op.variant, sizeof p->op.variant, "realigned-%zux%zu/unaligned%s", p->tile_rows,
              p->tile_cols, c->scaling != SCALING_NONE ? "/scaled" : "");
@@ -446,6 +459,8 @@ static tailor_status launch(const struct transpose_call *c, const struct launch_
         args_u32(&args, plan->span_modes);
     if (plan->op.kernel == KERNEL_TRANSPOSE_WORDS || plan->op.kernel == KERNEL_TRANSPOSE_REALIGNED)
         args_u64(&args, plan->a_end);
+    if (plan->op.kernel == KERNEL_TRANSPOSE_REALIGNED)
+        args_u32(&args, plan->row_shift);
     args_alpha(&args, c);
     size_t global = plan->tiles * plan->group;
     return kernel_launch(c->ctx, plan->op.program, plan->op.kernel, &args, c->queue, 1, &global,
