@@ -785,6 +785,10 @@ transpose_elements(ulong rows, ulong cols, const __global ELEM *restrict a, ulon
 #define R_LOCAL_WORDS ((R_ROW_AT(R_LOCAL_ROWS) * ELEMENT_BYTES + 3) / 4)
 #define R_LOADS ((R_LOCAL_ROWS * R_VECTORS + E_GROUP - 1) / E_GROUP)
 #define R_STORES (R_COLS * (R_ROWS / RV) / E_GROUP)
+#define R_COL_STEP (E_GROUP / (R_ROWS / RV)) // between a work-item's columns of B
+#if R_COL_STEP % RV
+#error "a work-item's columns of B must be a multiple of RV apart"
+#endif
 
 // The four words of x at a word-aligned (not necessarily 16-byte aligned)
 // place in local memory.
@@ -894,21 +898,34 @@ transpose_realigned(ulong rows, ulong cols, const __global ELEM *restrict a, ulo
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
+    // A work-item's vectors of B lie in columns R_COL_STEP apart, a multiple
+    // of RV, so their runs share one misalignment: the same tile rows, whose
+    // places it computes once for all of them.
+    uint c0 = lid / (R_ROWS / RV), j = lid % (R_ROWS / RV);
+    ulong run0 = b_offset + (col0 + c0) * ldb + row0;
+    uint run0_rv = (uint)((b_offset % RV + product_mod_rv(col0 + c0, ldb) + row0 % RV) % RV);
+    uint first = (RV - run0_rv) % RV + j * RV; // tile row of the vectors' first element
+    if (first >= row_begin && row0 + first + RV <= rows) {
+        uint row_place[RV];
 #pragma unroll
-    for (uint k = 0; k < R_STORES; ++k) {
-        uint i = lid + k * E_GROUP, c = i / (R_ROWS / RV), j = i % (R_ROWS / RV);
-        if ((int)c >= col_limit)
-            continue;
-        ulong run = b_offset + (col0 + c) * ldb + row0;
-        uint run_rv = (uint)((b_offset % RV + product_mod_rv(col0 + c, ldb) + row0 % RV) % RV);
-        uint first = (RV - run_rv) % RV + j * RV; // tile row of the vector's first element
-        if (first >= row_begin && row0 + first + RV <= rows) {
+        for (uint q = 0; q < RV; ++q)
+            row_place[q] = R_ROW_AT(first + q) + R_SHIFT(first + q) + c0;
+#pragma unroll
+        for (uint k = 0; k < R_STORES; ++k) {
+            if ((int)(c0 + k * R_COL_STEP) >= col_limit)
+                break;
             ELEM g[RV];
 #pragma unroll
             for (uint q = 0; q < RV; ++q)
-                g[q] = SCALE_ONE(R_ELEMENT(first + q, c));
-            STORE16(b + run + first, r_words(g));
-        } else {
+                g[q] = SCALE_ONE(elements[row_place[q] + k * R_COL_STEP]);
+            STORE16(b + run0 + (ulong)(k * R_COL_STEP) * ldb + first, r_words(g));
+        }
+    } else {
+        for (uint k = 0; k < R_STORES; ++k) {
+            uint c = c0 + k * R_COL_STEP;
+            if ((int)c >= col_limit)
+                break;
+            ulong run = run0 + (ulong)(k * R_COL_STEP) * ldb;
             for (uint r = max(first, row_begin); r < first + RV && row0 + r < rows; ++r)
                 b[run + r] = SCALE_ONE(R_ELEMENT(r, c));
         }
