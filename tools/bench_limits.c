@@ -9,6 +9,7 @@
 
 #define READS_PER_ITEM 16
 #define FMA_ROUNDS 64
+#define NATIVE_ROUNDS 16
 
 // Every lane of every accumulator reaches the output: a compiler may drop
 // the work of lanes nobody reads (NVIDIA's did, quadrupling the FP32 figure).
@@ -60,12 +61,41 @@ static const char probe_source[] =
     "    float8 h = s.lo + s.hi;\n"
     "    float4 q = h.lo + h.hi;\n"
     "    out[get_global_id(0)] = q.x + q.y + q.z + q.w;\n"
+    "}\n"
+    "#define FMA12(x) x##0 = fma(x##0, a, b); x##1 = fma(x##1, a, b); x##2 = fma(x##2, a, b); \\\n"
+    "    x##3 = fma(x##3, a, b); x##4 = fma(x##4, a, b); x##5 = fma(x##5, a, b); \\\n"
+    "    x##6 = fma(x##6, a, b); x##7 = fma(x##7, a, b); x##8 = fma(x##8, a, b); \\\n"
+    "    x##9 = fma(x##9, a, b); x##10 = fma(x##10, a, b); x##11 = fma(x##11, a, b);\n"
+    "__kernel void fma_fp32_native(__global float *out, float a, float b) {\n"
+    "    NATIVE x0 = (NATIVE)(get_global_id(0)), x1 = x0 + 1, x2 = x0 + 2, x3 = x0 + 3;\n"
+    "    NATIVE x4 = x0 + 4, x5 = x0 + 5, x6 = x0 + 6, x7 = x0 + 7;\n"
+    "    NATIVE x8 = x0 + 8, x9 = x0 + 9, x10 = x0 + 10, x11 = x0 + 11;\n"
+    "    for (int i = 0; i < NATIVE_ROUNDS; ++i) {\n"
+    "        FMA12(x) FMA12(x)\n"
+    "    }\n"
+    "    NATIVE s = ((x0 + x1) + (x2 + x3)) + ((x4 + x5) + (x6 + x7)) + ((x8 + x9) + (x10 + x11));\n"
+    "    float t = 0;\n"
+    "    for (int l = 0; l < NATIVE_WIDTH; ++l) t += ((float *)&s)[l];\n"
+    "    out[get_global_id(0)] = t;\n"
     "}\n";
 
-// Both FMA kernels do 8192 flops a work-item: 64 rounds of 4 x 4 float4
-// FMAs, or 16 rounds of 2 x 8 float16 FMAs (eight independent chains keep a
-// CPU's two FMA pipes busy; CPUs vectorize the wide one better).
+// The first two FMA kernels do 8192 flops a work-item: 64 rounds of 4 x 4
+// float4 FMAs, or 16 rounds of 2 x 8 float16 FMAs. The native one runs
+// twelve chains of the device's preferred vector width: a CPU's two FMA
+// pipes need as many chains as their latency times two (ten on AMD's Zen),
+// and chains of float16 on a CPU of 8-float registers take two registers
+// each, spilling past 16.
 #define FLOPS_PER_ITEM (FMA_ROUNDS * 4 * 4 * 4 * 2)
+
+// The device's preferred vector width for floats (1, 2, 4, 8 or 16): the
+// native probe's chains are vectors of it, so that a CPU's registers hold
+// twelve chains of full-width vectors.
+static unsigned native_width(struct bench *b)
+{
+    cl_uint width = 0;
+    clGetDeviceInfo(b->device, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, sizeof width, &width, NULL);
+    return width == 2 || width == 4 || width == 8 || width == 16 ? width : 1;
+}
 
 struct probe_launch {
     cl_kernel kernel;
@@ -97,8 +127,8 @@ static double read_bandwidth(struct bench *b, cl_program program, const char *na
     return seconds > 0 ? (double)(p.global * READS_PER_ITEM * vector_bytes) / seconds / 1e9 : 0;
 }
 
-static double fma_throughput(struct bench *b, cl_program program, const char *name, cl_mem out,
-                             size_t items)
+static double fma_throughput(struct bench *b, cl_program program, const char *name,
+                             double flops_per_item, cl_mem out, size_t items)
 {
     cl_int error;
     struct probe_launch p = {clCreateKernel(program, name, &error), 0, 0};
@@ -112,7 +142,7 @@ static double fma_throughput(struct bench *b, cl_program program, const char *na
     clSetKernelArg(p.kernel, 2, sizeof c, &c);
     double seconds = p.global <= items ? bench_time(b, launch_probe, &p) : -1;
     clReleaseKernel(p.kernel);
-    return seconds > 0 ? (double)p.global * FLOPS_PER_ITEM / seconds / 1e9 : 0;
+    return seconds > 0 ? (double)p.global * flops_per_item / seconds / 1e9 : 0;
 }
 
 // What the device says of itself: its cache, and on CPU devices the nominal
@@ -159,9 +189,15 @@ static int measure(struct bench *b, cl_program program)
             b->limits.gbps = gbps;
     }
 
-    static const char *const fma_kernels[] = {"fma_fp32", "fma_fp32_wide"};
+    const struct {
+        const char *kernel;
+        double flops_per_item;
+    } fma_kernels[] = {{"fma_fp32", FLOPS_PER_ITEM},
+                       {"fma_fp32_wide", FLOPS_PER_ITEM},
+                       {"fma_fp32_native", NATIVE_ROUNDS * 2 * 12 * 2 * (double)native_width(b)}};
     for (size_t i = 0; i < sizeof fma_kernels / sizeof fma_kernels[0]; ++i) {
-        double gflops = fma_throughput(b, program, fma_kernels[i], out, items);
+        double gflops = fma_throughput(b, program, fma_kernels[i].kernel,
+                                       fma_kernels[i].flops_per_item, out, items);
         if (gflops > b->limits.gflops)
             b->limits.gflops = gflops;
     }
@@ -186,8 +222,16 @@ int bench_measure_limits(struct bench *b)
     const char *source = probe_source;
     cl_int error;
     cl_program program = clCreateProgramWithSource(b->context, 1, &source, NULL, &error);
+    char type[16], options[96];
+    unsigned width = native_width(b);
+    if (width > 1)
+        snprintf(type, sizeof type, "float%u", width);
+    else
+        snprintf(type, sizeof type, "float");
+    snprintf(options, sizeof options, "-cl-std=CL1.2 -DNATIVE=%s -DNATIVE_WIDTH=%u -DNATIVE_ROUNDS=%d",
+             type, width, NATIVE_ROUNDS);
     if (error == CL_SUCCESS)
-        error = clBuildProgram(program, 1, &b->device, "-cl-std=CL1.2", NULL, NULL);
+        error = clBuildProgram(program, 1, &b->device, options, NULL, NULL);
     int status = error == CL_SUCCESS ? measure(b, program) : -1;
     if (program)
         clReleaseProgram(program);
