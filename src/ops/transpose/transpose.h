@@ -52,11 +52,11 @@ static inline unsigned transpose_elements_area_log2(size_t element_bytes)
 // to an odd number of words and by a word more every vector's worth of rows.
 static inline size_t transpose_realigned_rows(size_t element_bytes)
 {
-    return element_bytes == 1 ? 128 : element_bytes == 8 ? 32 : 64;
+    return 256 / element_bytes;
 }
 static inline size_t transpose_realigned_cols(size_t element_bytes)
 {
-    return element_bytes <= 2 ? 128 : element_bytes == 4 ? 64 : 32;
+    return element_bytes == 8 ? 32 : 64;
 }
 static inline size_t transpose_realigned_local_bytes(size_t element_bytes)
 {
