@@ -953,15 +953,18 @@ transpose_realigned(ulong rows, ulong cols, const __global ELEM *restrict a, ulo
 // and padded to an odd number of words (unpadded in A's span mode).
 #if ELEMENT_BYTES <= 2 && !SCALED
 #define S_ROW_AT(r) ((r) * pitch + (r) / RV * R_WORD)
+// Tiles of 8 KiB: two vectors per work-item each way (src/ops/transpose's
+// transpose_spans_area_log2).
+#define S_AREA_LOG2 (ELEMENT_BYTES == 1 ? 13 : 12)
 
 __kernel __attribute__((reqd_work_group_size(E_GROUP, 1, 1))) void
 transpose_spans(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a_offset, ulong lda,
                 __global ELEM *restrict b, ulong b_offset, ulong ldb, uint tiles_x,
                 uint tile_cols_log2, uint modes)
 {
-    __local uint tile[(2 << TILE_AREA_LOG2) * ELEMENT_BYTES / 4] __attribute__((aligned(16)));
+    __local uint tile[(2 << S_AREA_LOG2) * ELEMENT_BYTES / 4] __attribute__((aligned(16)));
     __local ELEM *elements = (__local ELEM *)tile;
-    const uint tile_rows_log2 = TILE_AREA_LOG2 - tile_cols_log2;
+    const uint tile_rows_log2 = S_AREA_LOG2 - tile_cols_log2;
     // In A's span mode the tile's rows lie as they came, `cols` apart, so
     // each vector goes to local memory as four words.
     const uint pitch = (modes & 1) ? (uint)cols : (1u << tile_cols_log2) + R_WORD;
@@ -970,7 +973,7 @@ transpose_spans(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a
     uint lid = (uint)get_local_id(0);
     uint row_limit = (uint)min((ulong)1 << tile_rows_log2, rows - row0);
     uint col_limit = (uint)min((ulong)1 << tile_cols_log2, cols - col0);
-    const uint vectors = (1u << TILE_AREA_LOG2) / RV;
+    const uint vectors = (1u << S_AREA_LOG2) / RV;
 
     // A into the tile. Span mode: vector v holds elements v * RV ... of the
     // span (row0 onwards, whole rows of `cols`); rows mode: vector v % n of
@@ -1059,6 +1062,7 @@ transpose_spans(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a
     }
 }
 #undef S_ROW_AT
+#undef S_AREA_LOG2
 #endif
 #endif
 

@@ -80,7 +80,7 @@ const struct scenario scenarios[] = {
     {"transpose realigned, misaligned bytes", OPERATION_TRANSPOSE, .profile = "generic",
      .variant = "realigned-256x64/unaligned", .m = 200, .n = 300, .lda = 301, .element_bytes = 1},
     {"transpose by spans, 8 x N bytes", OPERATION_TRANSPOSE, .profile = "generic",
-     .variant = "spans-8x512/rows-span", .m = 8, .n = 640, .element_bytes = 1},
+     .variant = "spans-8x1024/rows-span", .m = 8, .n = 640, .element_bytes = 1},
     {"transpose of one row, a strided copy", OPERATION_TRANSPOSE, .profile = "generic",
      .variant = "copy/strided", .m = 1, .n = 300, .ldb = 3},
     {"transpose of one column, a contiguous copy", OPERATION_TRANSPOSE, .profile = "cpu",

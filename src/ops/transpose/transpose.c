@@ -234,10 +234,9 @@ static int plan_small_tiles(const struct transpose_call *c, struct launch_plan *
 // elements, or matrices narrower than half a group's tile: the element-wise
 // kernel's tiles, about square, or as many columns wide as the matrix has
 // where that is fewer (as many rows tall where it has fewer rows).
-static int plan_elements(const struct transpose_call *c, struct launch_plan *p, int unaligned)
+static unsigned small_tile_cols_log2(const struct transpose_call *c, unsigned area_log2)
 {
-    size_t e = c->element_bytes;
-    unsigned area_log2 = transpose_elements_area_log2(e), cols_log2 = area_log2 / 2;
+    unsigned cols_log2 = area_log2 / 2;
     if (c->cols < ((cl_ulong)1 << cols_log2))
         cols_log2 = log2_ceil(c->cols);
     else if (c->rows < ((cl_ulong)1 << (area_log2 - cols_log2)))
@@ -246,6 +245,13 @@ static int plan_elements(const struct transpose_call *c, struct launch_plan *p, 
         cols_log2 = 1;
     if (cols_log2 > area_log2 - 1)
         cols_log2 = area_log2 - 1;
+    return cols_log2;
+}
+
+static int plan_elements(const struct transpose_call *c, struct launch_plan *p, int unaligned)
+{
+    size_t e = c->element_bytes;
+    unsigned area_log2 = transpose_elements_area_log2(e), cols_log2 = small_tile_cols_log2(c, area_log2);
     size_t local = ((size_t)1 << area_log2) * 3 / 2 * e;
     if (!plan_small_tiles(c, p, (cl_ulong)1 << (area_log2 - cols_log2), (cl_ulong)1 << cols_log2,
                           local))
@@ -275,18 +281,24 @@ static int spans_side(size_t e, cl_ulong offset, cl_ulong ld, cl_ulong length, s
 }
 
 // GPU methods, narrow matrices of 1- and 2-byte elements whose sides both
-// allow 16-byte vectors (spans_side): the element-wise kernel's tiles
-// (planned before) through the span kernel.
+// allow 16-byte vectors (spans_side): tiles shaped as the element-wise
+// kernel's (planned before, which stays where these do not fit), of
+// transpose_spans_area_log2 elements, through the span kernel.
 static void plan_spans(const struct transpose_call *c, struct launch_plan *p)
 {
     size_t e = c->element_bytes;
-    int a_span, b_span;
-    if (e > 2 || c->scaling != SCALING_NONE || c->ctx->info.mem_base_addr_align_bits < 128 ||
-        p->tile_cols * e < 8 ||
-        !spans_side(e, c->a_offset, c->lda, c->cols, p->tile_cols, p->tile_rows, &a_span) ||
-        !spans_side(e, c->b_offset, c->ldb, c->rows, p->tile_rows, p->tile_cols, &b_span) ||
-        !local_memory_fits(&c->ctx->info, ((size_t)2 << transpose_elements_area_log2(e)) * e))
+    if (e > 2 || c->scaling != SCALING_NONE || c->ctx->info.mem_base_addr_align_bits < 128)
         return;
+    unsigned area_log2 = transpose_spans_area_log2(e), cols_log2 = small_tile_cols_log2(c, area_log2);
+    size_t tile_cols = (size_t)1 << cols_log2, tile_rows = (size_t)1 << (area_log2 - cols_log2);
+    int a_span, b_span;
+    struct launch_plan spans = *p;
+    if (tile_cols * e < 8 || !spans_side(e, c->a_offset, c->lda, c->cols, tile_cols, tile_rows, &a_span) ||
+        !spans_side(e, c->b_offset, c->ldb, c->rows, tile_rows, tile_cols, &b_span) ||
+        !plan_small_tiles(c, &spans, tile_rows, tile_cols, ((size_t)2 << area_log2) * e))
+        return;
+    *p = spans;
+    p->tile_cols_log2 = cols_log2;
     p->span_modes = (cl_uint)(a_span | b_span << 1);
     p->op.kernel = KERNEL_TRANSPOSE_SPANS;
     snprintf(p->op.variant, sizeof p->op.variant, "spans-%zux%zu/%s-%s", p->tile_rows, p->tile_cols,

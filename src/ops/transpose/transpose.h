@@ -45,6 +45,13 @@ static inline unsigned transpose_elements_area_log2(size_t element_bytes)
     return element_bytes >= 16 ? 8 : element_bytes == 8 ? 9 : element_bytes == 4 ? 11 : 12;
 }
 
+// The span kernel's tiles (S_AREA_LOG2 in cl/transpose.cl): 8 KiB, two
+// 16-byte vectors per work-item each way.
+static inline unsigned transpose_spans_area_log2(size_t element_bytes)
+{
+    return element_bytes == 1 ? 13 : 12;
+}
+
 // The realigned kernel (R_* in cl/transpose.cl): tiles of A of
 // transpose_realigned_rows x transpose_realigned_cols elements, moved in
 // 16-byte vectors through local memory that holds, for each tile row and the
