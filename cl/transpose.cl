@@ -1205,3 +1205,45 @@ __kernel void transpose_copy_strided(ulong count, const __global ELEM *restrict 
         if (first + k * size < count)
             b[(first + k * size) * b_stride] = SCALE_ONE(v[k]);
 }
+
+#if METHOD == TRANSPOSE_CPU
+// The CPU method's copy with a stride: a work-group of one work-item per run
+// of `run` elements, so that an element costs its load and its store rather
+// than a share of the work-group loop's index arithmetic. Blocks of 16 loads
+// before their 16 stores; one side's stride is 1, passed as a constant, so
+// that its accesses vectorize.
+#define COPY_BLOCK 16
+
+static inline __attribute__((always_inline)) void
+copy_run(const __global ELEM *a, ulong a_stride, __global ELEM *b, ulong b_stride, ulong first,
+         ulong end ALPHA_PARAMETER)
+{
+    ulong i = first;
+    for (; i + COPY_BLOCK <= end; i += COPY_BLOCK) {
+        ELEM v[COPY_BLOCK];
+#pragma unroll
+        for (uint q = 0; q < COPY_BLOCK; ++q)
+            v[q] = a[(i + q) * a_stride];
+#pragma unroll
+        for (uint q = 0; q < COPY_BLOCK; ++q)
+            b[(i + q) * b_stride] = SCALE_ONE(v[q]);
+    }
+    for (; i < end; ++i)
+        b[i * b_stride] = SCALE_ONE(a[i * a_stride]);
+}
+
+__kernel void transpose_copy_runs(ulong count, const __global ELEM *restrict a, ulong a_offset,
+                                  ulong a_stride, __global ELEM *restrict b, ulong b_offset,
+                                  ulong b_stride, ulong run ALPHA_PARAMETER)
+{
+    a += a_offset;
+    b += b_offset;
+    ulong first = (ulong)get_global_id(0) * run, end = min(count, first + run);
+    // One row (A contiguous) or one column (B contiguous).
+    if (a_stride == 1)
+        copy_run(a, 1, b, b_stride, first, end ALPHA_ARGUMENT);
+    else
+        copy_run(a, a_stride, b, 1, first, end ALPHA_ARGUMENT);
+}
+#undef COPY_BLOCK
+#endif

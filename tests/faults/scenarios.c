@@ -83,6 +83,8 @@ const struct scenario scenarios[] = {
      .variant = "spans-8x1024/rows-span", .m = 8, .n = 640, .element_bytes = 1},
     {"transpose of one row, a strided copy", OPERATION_TRANSPOSE, .profile = "generic",
      .variant = "copy/strided", .m = 1, .n = 300, .ldb = 3},
+    {"transpose of one row, a strided copy in runs", OPERATION_TRANSPOSE, .profile = "cpu",
+     .variant = "copy/strided-runs", .m = 1, .n = 300, .ldb = 3},
     {"transpose of one column, a contiguous copy", OPERATION_TRANSPOSE, .profile = "cpu",
      .variant = "copy/contiguous", .m = 300, .n = 1, .element_bytes = 2},
     {"somatcopy scaled", OPERATION_SOMATCOPY, .profile = "generic", .variant = "/edge/scaled", .m = 33,

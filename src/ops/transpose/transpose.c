@@ -164,6 +164,7 @@ struct launch_plan {
     int copy_aligned;
     unsigned tile_cols_log2; // the element-wise and span kernels' tile
     cl_uint span_modes;      // the span kernel: bit 0 A, bit 1 B as one span
+    cl_ulong copy_run;       // the CPU method's strided copy: elements per work-item
     cl_ulong a_end;          // the word and realigned kernels: one past A's last element
     cl_uint row_shift;       // the realigned kernel: rows its tiles start above multiples of theirs
 };
@@ -172,6 +173,8 @@ struct launch_plan {
 // cl/transpose.cl).
 #define COPY_GROUP 256
 #define COPY_STEPS 4
+#define COPY_RUNS_PER_UNIT 4
+#define COPY_RUN_MIN 4096
 
 // One row or one column: B is A's elements in the same order, a copy of
 // contiguous runs or with one stride (the column of A, lda apart, or the
@@ -195,6 +198,16 @@ static tailor_status plan_copy(const struct transpose_call *c, struct launch_pla
     p->copy_aligned = c->a_offset % vec == 0 && c->b_offset % vec == 0 &&
                       vec * c->element_bytes * 8 <= c->ctx->info.mem_base_addr_align_bits;
     p->op.kernel = contiguous ? KERNEL_TRANSPOSE_COPY : KERNEL_TRANSPOSE_COPY_STRIDED;
+    if (!contiguous && p->method == TRANSPOSE_CPU) {
+        // About COPY_RUNS_PER_UNIT runs per compute unit, none shorter than
+        // COPY_RUN_MIN elements.
+        cl_ulong units = c->ctx->info.compute_units ? c->ctx->info.compute_units : 1;
+        cl_ulong run = (p->count - 1) / (units * COPY_RUNS_PER_UNIT) + 1;
+        p->copy_run = run > COPY_RUN_MIN ? run : COPY_RUN_MIN;
+        p->group = 1;
+        p->tiles = (size_t)((p->count - 1) / p->copy_run + 1);
+        p->op.kernel = KERNEL_TRANSPOSE_COPY_RUNS;
+    }
     snprintf(p->op.variant, sizeof p->op.variant, "%s%s%s", kernel_table[p->op.kernel].variant,
              contiguous && !p->copy_aligned ? "-unaligned" : "",
              c->scaling != SCALING_NONE ? "/scaled" : "");
@@ -437,14 +450,17 @@ static tailor_status launch_copy(const struct transpose_call *c, const struct la
     args_u64(&args, plan->count);
     args_mem(&args, c->a);
     args_u64(&args, c->a_offset);
-    if (plan->op.kernel == KERNEL_TRANSPOSE_COPY_STRIDED)
+    int strided = plan->op.kernel != KERNEL_TRANSPOSE_COPY;
+    if (strided)
         args_u64(&args, plan->a_stride);
     args_mem(&args, c->b);
     args_u64(&args, c->b_offset);
-    if (plan->op.kernel == KERNEL_TRANSPOSE_COPY_STRIDED)
+    if (strided)
         args_u64(&args, plan->b_stride);
     else
         args_u32(&args, (cl_uint)plan->copy_aligned);
+    if (plan->op.kernel == KERNEL_TRANSPOSE_COPY_RUNS)
+        args_u64(&args, plan->copy_run);
     args_alpha(&args, c);
     size_t global = plan->tiles * plan->group;
     return kernel_launch(c->ctx, plan->op.program, plan->op.kernel, &args, c->queue, 1, &global,
@@ -453,7 +469,8 @@ static tailor_status launch_copy(const struct transpose_call *c, const struct la
 
 static tailor_status launch(const struct transpose_call *c, const struct launch_plan *plan)
 {
-    if (plan->op.kernel == KERNEL_TRANSPOSE_COPY || plan->op.kernel == KERNEL_TRANSPOSE_COPY_STRIDED)
+    if (plan->op.kernel == KERNEL_TRANSPOSE_COPY || plan->op.kernel == KERNEL_TRANSPOSE_COPY_STRIDED ||
+        plan->op.kernel == KERNEL_TRANSPOSE_COPY_RUNS)
         return launch_copy(c, plan);
     struct kernel_args args = {0};
     args_u64(&args, c->rows);
