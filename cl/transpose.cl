@@ -839,6 +839,13 @@ static inline uint product_mod_rv(ulong x, ulong y)
 #endif
 }
 
+// (offset + line * ld + at) % RV: where an element of A or B sits within
+// its 16-byte vector.
+static inline uint place_mod_rv(ulong offset, ulong line, ulong ld, ulong at)
+{
+    return (uint)((offset % RV + product_mod_rv(line, ld) + at % RV) % RV);
+}
+
 __kernel __attribute__((reqd_work_group_size(E_GROUP, 1, 1))) void
 transpose_realigned(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a_offset,
                     ulong lda, __global ELEM *restrict b, ulong b_offset, ulong ldb, uint tiles_x,
@@ -857,7 +864,7 @@ transpose_realigned(ulong rows, ulong cols, const __global ELEM *restrict a, ulo
     int col_limit = (int)min((ulong)R_COLS, cols - col0);
     // The misalignment of tile row r's run is (base + r * lda_rv) % RV.
     ulong start0 = a_offset + row0 * lda + col0;
-    uint base = (uint)((a_offset % RV + product_mod_rv(row0, lda) + col0 % RV) % RV);
+    uint base = place_mod_rv(a_offset, row0, lda, col0);
     uint lda_rv = (uint)(lda % RV);
 
     // Local row r's column 0 sits at its place plus its shift, computed
@@ -903,7 +910,7 @@ transpose_realigned(ulong rows, ulong cols, const __global ELEM *restrict a, ulo
     // places it computes once for all of them.
     uint c0 = lid / (R_ROWS / RV), j = lid % (R_ROWS / RV);
     ulong run0 = b_offset + (col0 + c0) * ldb + row0;
-    uint run0_rv = (uint)((b_offset % RV + product_mod_rv(col0 + c0, ldb) + row0 % RV) % RV);
+    uint run0_rv = place_mod_rv(b_offset, col0 + c0, ldb, row0);
     uint first = (RV - run0_rv) % RV + j * RV; // tile row of the vectors' first element
     if (first >= row_begin && row0 + first + RV <= rows) {
         uint row_place[RV];
@@ -933,7 +940,7 @@ transpose_realigned(ulong rows, ulong cols, const __global ELEM *restrict a, ulo
     // B's elements before the first whole vector of each row.
     if (row0 == 0 && (int)lid < col_limit) {
         ulong run = b_offset + (col0 + lid) * ldb;
-        uint run_rv = (uint)((b_offset % RV + product_mod_rv(col0 + lid, ldb)) % RV);
+        uint run_rv = place_mod_rv(b_offset, col0 + lid, ldb, 0);
         for (uint r = 0; r < (RV - run_rv) % RV && r < rows; ++r)
             b[run + r] = SCALE_ONE(R_ELEMENT(r, lid));
     }
