@@ -242,11 +242,9 @@ static int plan_small_tiles(const struct transpose_call *c, struct launch_plan *
     return 1;
 }
 
-// GPU methods, for rows that are not vector-aligned (vloadn on NVIDIA is an
-// access per element at stride VEC) where vectors hold four or more
-// elements, or matrices narrower than half a group's tile: the element-wise
-// kernel's tiles, about square, or as many columns wide as the matrix has
-// where that is fewer (as many rows tall where it has fewer rows).
+// Log2 of the columns of a tile of 2^area_log2 elements: about square, or
+// as many columns wide as the matrix has where that is fewer (as many rows
+// tall where it has fewer rows).
 static unsigned small_tile_cols_log2(const struct transpose_call *c, unsigned area_log2)
 {
     unsigned cols_log2 = area_log2 / 2;
@@ -261,6 +259,10 @@ static unsigned small_tile_cols_log2(const struct transpose_call *c, unsigned ar
     return cols_log2;
 }
 
+// GPU methods, for rows that are not vector-aligned (vloadn on NVIDIA is an
+// access per element at stride VEC) where vectors hold four or more
+// elements, or matrices narrower than half a group's tile: the element-wise
+// kernel's tiles.
 static int plan_elements(const struct transpose_call *c, struct launch_plan *p, int unaligned)
 {
     size_t e = c->element_bytes;
