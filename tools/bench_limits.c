@@ -161,7 +161,7 @@ static void describe_device(struct bench *b)
         b->limits.nominal_gflops = (double)units * mhz * 1e-3 * width * 2 * 2;
 }
 
-static int measure(struct bench *b, cl_program program)
+static int measure(struct bench *b, cl_program program, unsigned native)
 {
     describe_device(b);
     // The read probe's working set is kept four times the last-level cache
@@ -194,7 +194,7 @@ static int measure(struct bench *b, cl_program program)
         double flops_per_item;
     } fma_kernels[] = {{"fma_fp32", FLOPS_PER_ITEM},
                        {"fma_fp32_wide", FLOPS_PER_ITEM},
-                       {"fma_fp32_native", NATIVE_ROUNDS * 2 * 12 * 2 * (double)native_width(b)}};
+                       {"fma_fp32_native", NATIVE_ROUNDS * 2 * 12 * 2 * (double)native}};
     for (size_t i = 0; i < sizeof fma_kernels / sizeof fma_kernels[0]; ++i) {
         double gflops = fma_throughput(b, program, fma_kernels[i].kernel,
                                        fma_kernels[i].flops_per_item, out, items);
@@ -232,7 +232,7 @@ int bench_measure_limits(struct bench *b)
              type, width, NATIVE_ROUNDS);
     if (error == CL_SUCCESS)
         error = clBuildProgram(program, 1, &b->device, options, NULL, NULL);
-    int status = error == CL_SUCCESS ? measure(b, program) : -1;
+    int status = error == CL_SUCCESS ? measure(b, program, width) : -1;
     if (program)
         clReleaseProgram(program);
     if (status != 0)
