@@ -554,6 +554,50 @@ static void check_shared_gain(const struct test_device *device, const char *prof
     }
 }
 
+// The plan of a row-major product of packed, untransposed operands.
+static tailor_status explain_packed_nn(tailor_context *handle, cl_uint m, cl_uint n, cl_uint k,
+                                       tailor_plan *plan)
+{
+    tailor_call call = {.operation = TAILOR_OP_SGEMM, .layout = TAILOR_ROW_MAJOR,
+                        .trans_a = TAILOR_NO_TRANS, .trans_b = TAILOR_NO_TRANS, .m = m, .n = n, .k = k,
+                        .lda = k, .ldb = n, .ldc = n, .alpha = 1.0f, .beta = 0.0f};
+    return tailor_explain(handle, &call, plan);
+}
+
+// SGEMM_SPLIT_LONG_K splits k, from that k on, where the mid tiles (16 x
+// 16) fill no more than a round of SGEMM_GROUPS_PER_UNIT (2) groups per
+// compute unit and the big tiles (32 x 32) pad C no more than they do; the
+// other splits are off (SGEMM_SPLIT_PERCENT=0). 32 x 32 is four mid tiles:
+// split on two compute units or more, with k long enough; 16 x 16 is one
+// mid tile, but the big tile covers 32 x 32: never split.
+static void check_split_long_k(const struct test_device *device, const char *profile)
+{
+    tailor_context *handle = test_handle(
+        device, profile,
+        NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_THIN_M=0,"
+                "SGEMM_MID_PERCENT=100000,SGEMM_BM=32,SGEMM_BN=32,SGEMM_BK=8,SGEMM_MID_BM=16,"
+                "SGEMM_MID_BN=16,SGEMM_MID_BK=8,SGEMM_SPLIT_PERCENT=0,SGEMM_SPLIT_LONG_K=256,"
+                "SGEMM_GROUPS_PER_UNIT=2,SGEMM_SHARED_GAIN=100,SGEMM_SPLIT_SLICE_COST=0,"
+                "SGEMM_SPLIT_MIN_K=8,SGEMM_MID_SPLIT_EFFICIENCY=0");
+    if (!handle)
+        return;
+    size_t units = device->info.compute_units;
+    const struct {
+        cl_uint m, n, k;
+        int split;
+    } cases[] = {{32, 32, 256, units >= 2}, {32, 32, 255, 0}, {16, 16, 1024, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        tailor_plan plan;
+        const char *want = cases[i].split ? "split-k" : "tiled-16x16x8/";
+        tailor_status status = explain_packed_nn(handle, cases[i].m, cases[i].n, cases[i].k, &plan);
+        CHECK(status == TAILOR_SUCCESS && strncmp(plan.variant, want, strlen(want)) == 0,
+              "[%s] %u x %u x %u on %zu compute units: status %d, %s, want %s", profile,
+              cases[i].m, cases[i].n, cases[i].k, units, (int)status,
+              status == TAILOR_SUCCESS ? plan.variant : "", want);
+    }
+    tailor_context_release(&handle);
+}
+
 // The small kernel takes thin products only while k is short: past
 // SGEMM_SMALL_MAX_K the tiled kernels take them, whatever the thin side.
 static void check_small_max_k(const struct test_device *device, const char *profile)
@@ -566,12 +610,8 @@ static void check_small_max_k(const struct test_device *device, const char *prof
     if (!handle)
         return;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        tailor_call call = {.operation = TAILOR_OP_SGEMM, .layout = TAILOR_ROW_MAJOR,
-                            .trans_a = TAILOR_NO_TRANS, .trans_b = TAILOR_NO_TRANS,
-                            .m = cases[i].m, .n = cases[i].n, .k = cases[i].k, .lda = cases[i].k,
-                            .ldb = cases[i].n, .ldc = cases[i].n, .alpha = 1.0f, .beta = 0.0f};
         tailor_plan plan;
-        tailor_status status = tailor_explain(handle, &call, &plan);
+        tailor_status status = explain_packed_nn(handle, cases[i].m, cases[i].n, cases[i].k, &plan);
         CHECK(status == TAILOR_SUCCESS && strstr(plan.variant, cases[i].want) == plan.variant,
               "[%s] %ux%ux%u under SGEMM_SMALL_MAX_K=16: status %d, %s, want %s...", profile, cases[i].m,
               cases[i].n, cases[i].k, (int)status, status == TAILOR_SUCCESS ? plan.variant : "", cases[i].want);
@@ -904,6 +944,7 @@ int main(int argc, char **argv)
             for (size_t i = 0; i < sizeof configs / sizeof configs[0]; ++i)
                 run_config(&devices[d], profiles[p], &configs[i], options.small, &seed);
             check_shared_gain(&devices[d], profiles[p]);
+            check_split_long_k(&devices[d], profiles[p]);
             check_small_max_k(&devices[d], profiles[p]);
             check_thin(&devices[d], profiles[p]);
             check_staging(&devices[d], profiles[p]);

@@ -10,7 +10,7 @@
 #include "tailor.h"
 
 #define TUNE_TASK_MAX_PARAMS 24
-#define TUNE_TASK_MAX_CALLS 8
+#define TUNE_TASK_MAX_CALLS 10
 
 enum tune_devices {
     TUNE_ON_GPU = 1, // devices that are not CPUs

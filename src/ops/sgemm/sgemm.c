@@ -404,13 +404,31 @@ static size_t tile_groups(const struct sgemm_call *c, const struct sgemm_tiles *
     return ceil_div(c->m, (size_t)tiles->bm) * ceil_div(c->n, (size_t)tiles->bn);
 }
 
+// Whether the big tiles cover no more rows and columns of C than the mid
+// ones (their padding past M and N is no larger).
+static int big_tiles_cover_as_mid(const struct sgemm_call *c, const struct sgemm_tiles *big,
+                                  const struct sgemm_tiles *mid)
+{
+    return round_up(c->m, (size_t)big->bm) == round_up(c->m, (size_t)mid->bm) &&
+           round_up(c->n, (size_t)big->bn) == round_up(c->n, (size_t)mid->bn);
+}
+
 // Where even the mid tiles would leave compute units idle (fewer groups
-// than SGEMM_SPLIT_PERCENT of them) and k is long, k may be split.
-static int split_considered(const struct sgemm_call *c, size_t mid_groups)
+// than SGEMM_SPLIT_PERCENT of them) and k is long, k may be split. So it may
+// from k = SGEMM_SPLIT_LONG_K on where the mid tiles fill no more than one
+// round of SGEMM_GROUPS_PER_UNIT groups per unit: so few small groups leave
+// a unit short of warps, where slices of the big tiles fill it (unless the
+// big tiles pad C more).
+static int split_considered(const struct sgemm_call *c, const struct sgemm_tiles *big,
+                            const struct sgemm_tiles *mid, size_t mid_groups)
 {
     const int *t = c->ctx->profile.tune;
-    return mid_groups * 100 < (size_t)t[TUNE_SGEMM_SPLIT_PERCENT] * c->ctx->info.compute_units &&
-           c->k / 2 >= (size_t)t[TUNE_SGEMM_SPLIT_MIN_K];
+    size_t units = c->ctx->info.compute_units, long_k = (size_t)t[TUNE_SGEMM_SPLIT_LONG_K];
+    int few = mid_groups * 100 < (size_t)t[TUNE_SGEMM_SPLIT_PERCENT] * units;
+    int one_round = long_k && c->k >= long_k &&
+                    mid_groups <= units * (size_t)t[TUNE_SGEMM_GROUPS_PER_UNIT] &&
+                    big_tiles_cover_as_mid(c, big, mid);
+    return (few || one_round) && c->k / 2 >= (size_t)t[TUNE_SGEMM_SPLIT_MIN_K];
 }
 
 // The slice count of k for `groups` tiles: a count's time goes as a compute
@@ -523,7 +541,7 @@ static void plan_tiled(const struct sgemm_call *c, size_t staged, struct sgemm_p
     size_t k_slice = c->k;
     int mid_split = 0;
     p->slices = 1;
-    if (split_considered(c, mid_groups)) {
+    if (split_considered(c, &tiles, &mid_tiles, mid_groups)) {
         double big_time, mid_time;
         size_t mid_k_slice;
         if (!vector) {
@@ -646,7 +664,9 @@ static int reuse_fills_mid_tile(cl_uint reuse, const struct sgemm_tiles *mid, in
 // sums' launches cost what the split saves).
 static int split_staging_pays(const struct sgemm_call *c, const struct sgemm_tiles *mid)
 {
-    return split_considered(c, tile_groups(c, mid)) &&
+    struct sgemm_tiles big;
+    tiles_of(c->ctx->profile.tune, 0, &big);
+    return split_considered(c, &big, mid, tile_groups(c, mid)) &&
            c->k / 4 >= (size_t)tune(c->ctx, TUNE_SGEMM_SPLIT_MIN_K);
 }
 

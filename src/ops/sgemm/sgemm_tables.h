@@ -86,6 +86,8 @@
       "tiled kernels: where A and B are both stored K-contiguous and B is not packed, A is transposed into a workspace first when n is at least this (0: never)") \
     X(SGEMM_SPLIT_PERCENT, OP_SGEMM, HOST, 0, 100, 0, 100000, 0,                                    \
       "tiled kernels: k is split into slices (of big tiles, or of mid ones by SGEMM_MID_SPLIT_EFFICIENCY), summed afterwards, when the mid tiles give fewer groups than this percentage of the compute units (0: never); how many by SGEMM_GROUPS_PER_UNIT and SGEMM_SHARED_GAIN") \
+    X(SGEMM_SPLIT_LONG_K, OP_SGEMM, HOST, 0, 0, 0, 1 << 30, 0,                                      \
+      "tiled kernels: from this k on (0: never), k is also split where the mid tiles would fill at most one round of SGEMM_GROUPS_PER_UNIT groups per compute unit and the big tiles cover no more of C than they do") \
     X(SGEMM_GROUPS_PER_UNIT, OP_SGEMM, HOST, 0, 1, 1, 64, 0,                                       \
       "tiled kernels: big-tile groups a compute unit runs at once (split k counts a unit's groups in rounds of this many)") \
     X(SGEMM_SHARED_GAIN, OP_SGEMM, HOST, 0, 100, 0, 100, 0,                                        \
