@@ -516,6 +516,16 @@ static void check_tall(const struct test_device *device, const char *profile, un
     }
 }
 
+// The plan of a row-major product of packed, untransposed operands.
+static tailor_status explain_packed_nn(tailor_context *handle, cl_uint m, cl_uint n, cl_uint k,
+                                       tailor_plan *plan)
+{
+    tailor_call call = {.operation = TAILOR_OP_SGEMM, .layout = TAILOR_ROW_MAJOR,
+                        .trans_a = TAILOR_NO_TRANS, .trans_b = TAILOR_NO_TRANS, .m = m, .n = n, .k = k,
+                        .lda = k, .ldb = n, .ldc = n, .alpha = 1.0f, .beta = 0.0f};
+    return tailor_explain(handle, &call, plan);
+}
+
 // Split k counts a compute unit's time by SGEMM_SHARED_GAIN: one tile over
 // units * 48 steps of k goes into twice as many slices as compute units
 // (two groups a unit, one wave) where two groups at once gain anything, and
@@ -535,10 +545,6 @@ static void check_shared_gain(const struct test_device *device, const char *prof
         tailor_context *handle = test_handle(device, profile, tuning);
         if (!handle)
             continue;
-        tailor_call call = {.operation = TAILOR_OP_SGEMM, .layout = TAILOR_ROW_MAJOR,
-                            .trans_a = TAILOR_NO_TRANS, .trans_b = TAILOR_NO_TRANS,
-                            .m = 16, .n = 16, .k = 48 * units, .lda = 48 * units, .ldb = 16, .ldc = 16,
-                            .alpha = 1.0f, .beta = 0.0f};
         tailor_plan plan;
         char want[64];
         size_t slices = gains[g] ? 2 * units : units;
@@ -546,22 +552,12 @@ static void check_shared_gain(const struct test_device *device, const char *prof
             snprintf(want, sizeof want, "split-k%zu:", slices);
         else
             snprintf(want, sizeof want, "tiled-"); // one compute unit, one slice: k stays whole
-        tailor_status status = tailor_explain(handle, &call, &plan);
+        tailor_status status = explain_packed_nn(handle, 16, 16, (cl_uint)(48 * units), &plan);
         CHECK(status == TAILOR_SUCCESS && strncmp(plan.variant, want, strlen(want)) == 0,
               "[%s] shared gain %d on %zu compute units: status %d, %s, want %s", profile, gains[g],
               units, (int)status, status == TAILOR_SUCCESS ? plan.variant : "", want);
         tailor_context_release(&handle);
     }
-}
-
-// The plan of a row-major product of packed, untransposed operands.
-static tailor_status explain_packed_nn(tailor_context *handle, cl_uint m, cl_uint n, cl_uint k,
-                                       tailor_plan *plan)
-{
-    tailor_call call = {.operation = TAILOR_OP_SGEMM, .layout = TAILOR_ROW_MAJOR,
-                        .trans_a = TAILOR_NO_TRANS, .trans_b = TAILOR_NO_TRANS, .m = m, .n = n, .k = k,
-                        .lda = k, .ldb = n, .ldc = n, .alpha = 1.0f, .beta = 0.0f};
-    return tailor_explain(handle, &call, plan);
 }
 
 // SGEMM_SPLIT_LONG_K splits k, from that k on, where the mid tiles (16 x
