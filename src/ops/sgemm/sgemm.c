@@ -414,11 +414,11 @@ static int big_tiles_cover_as_mid(const struct sgemm_call *c, const struct sgemm
 }
 
 // Where even the mid tiles would leave compute units idle (fewer groups
-// than SGEMM_SPLIT_PERCENT of them) and k is long, k may be split. So it may
-// from k = SGEMM_SPLIT_LONG_K on where the mid tiles fill no more than one
-// round of SGEMM_GROUPS_PER_UNIT groups per unit: so few small groups leave
-// a unit short of warps, where slices of the big tiles fill it (unless the
-// big tiles pad C more).
+// than SGEMM_SPLIT_PERCENT of them) and k is long, k may be split. From k =
+// SGEMM_SPLIT_LONG_K on, it also may where the mid tiles fill no more than
+// one round of SGEMM_GROUPS_PER_UNIT groups per unit: so few small groups
+// leave a unit short of warps, which slices of the big tiles fill, unless
+// the big tiles pad C more.
 static int split_considered(const struct sgemm_call *c, const struct sgemm_tiles *big,
                             const struct sgemm_tiles *mid, size_t mid_groups)
 {
