@@ -692,6 +692,51 @@ static void check_staging(const struct test_device *device, const char *profile)
     }
 }
 
+// A K-contiguous operand off the load vectors, which is copied to aligned
+// rows anyway, is transposed on that copy instead where that makes the
+// product take the kernels that copy both operand tiles by cp.async (a tn
+// product shows them, on NVIDIA CUDA_SM >= 80): nn with A's rows off the
+// vector becomes tn through A packed, tt with B's through B packed, nt
+// with both through both. Without those kernels the operands stay staged.
+static void check_packing_for_async(const struct test_device *device, const char *profile)
+{
+    tailor_context *handle = test_handle(device, profile,
+                                         TILED_ASYNC ",SGEMM_MID_PERCENT=0,SGEMM_THIN_M=0,"
+                                                     "SGEMM_STAGE_CUBE=1,SGEMM_STAGE_C_MIN_K=0");
+    if (!handle)
+        return;
+    const cl_uint m = 64, n = 64, k = 40;
+    tailor_call call = {.operation = TAILOR_OP_SGEMM, .layout = TAILOR_ROW_MAJOR, .trans_a = TAILOR_TRANS,
+                        .trans_b = TAILOR_NO_TRANS, .m = m, .n = n, .k = k, .lda = m, .ldb = n, .ldc = n,
+                        .alpha = 1.0f, .beta = 0.0f};
+    tailor_plan plan;
+    tailor_status status = tailor_explain(handle, &call, &plan);
+    CHECK_STATUS(status, TAILOR_SUCCESS);
+    int async = status == TAILOR_SUCCESS && strstr(plan.variant, "/async/") != NULL;
+    const struct {
+        tailor_trans trans_a, trans_b;
+        const char *packed, *staged;
+    } cases[] = {{TAILOR_NO_TRANS, TAILOR_NO_TRANS, "packed-a:", "staged-a:"},
+                 {TAILOR_TRANS, TAILOR_TRANS, "packed-b:", "staged-b:"},
+                 {TAILOR_NO_TRANS, TAILOR_TRANS, "packed-ab:", "staged-ab:"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        call.trans_a = cases[i].trans_a;
+        call.trans_b = cases[i].trans_b;
+        // The K-contiguous operands' rows one float longer than k.
+        call.lda = cases[i].trans_a == TAILOR_TRANS ? m : k + 1;
+        call.ldb = cases[i].trans_b == TAILOR_TRANS ? k + 1 : n;
+        status = tailor_explain(handle, &call, &plan);
+        const char *want = async ? cases[i].packed : cases[i].staged;
+        int planned = status == TAILOR_SUCCESS && strstr(plan.variant, want) == plan.variant &&
+                      (!async || strstr(plan.variant, "/async/tn"));
+        CHECK(planned, "[%s] %ux%ux%u %s%s with rows off the vector, case %zu: status %d, %s, want %s%s",
+              profile, m, n, k, cases[i].trans_a == TAILOR_TRANS ? "t" : "n",
+              cases[i].trans_b == TAILOR_TRANS ? "t" : "n", i, (int)status,
+              status == TAILOR_SUCCESS ? plan.variant : "", want, async ? "../async/tn" : "");
+    }
+    tailor_context_release(&handle);
+}
+
 // Events and wait lists: gated by a user event, the call must not complete first.
 static void check_wait_list(struct run *run)
 {
@@ -944,6 +989,7 @@ int main(int argc, char **argv)
             check_small_max_k(&devices[d], profiles[p]);
             check_thin(&devices[d], profiles[p]);
             check_staging(&devices[d], profiles[p]);
+            check_packing_for_async(&devices[d], profiles[p]);
             if (!options.small)
                 check_tall(&devices[d], profiles[p], &seed);
         }

@@ -187,6 +187,7 @@ struct sgemm_plan {
     int stage_c;             // the product goes through the workspace, as split k's do
     enum tile_edges edges;   // the tiled kernel's
     cl_uint slices, k_slice; // split k: slices of k_slice steps (1 slice: K)
+    int async;               // the tiled kernel copies both operand tiles by cp.async
 };
 
 // The small kernels' 2-D geometry over `columns` work-items and `rows` rows.
@@ -605,8 +606,9 @@ static void plan_tiled(const struct sgemm_call *c, size_t staged, struct sgemm_p
                        ceil_div(tile_rows, swizzle), 1);
     p->op = (struct op_plan){program, kernels[p->edges][c->a_mn_contig][c->b_k_contig], 1, ""};
     char loads[24] = "scalar", split[24] = "", sliced[24] = "";
+    p->async = vector && copies_async(c, &tiles);
     if (vector)
-        snprintf(loads, sizeof loads, "vec%d%s", load_vec, copies_async(c, &tiles) ? "/async" : "");
+        snprintf(loads, sizeof loads, "vec%d%s", load_vec, p->async ? "/async" : "");
     if (p->slices > 1)
         snprintf(split, sizeof split, "split-k%u:", (unsigned)p->slices);
     if (tiles.sliced_k > 1)
@@ -791,6 +793,28 @@ static size_t plan_groups(const struct sgemm_plan *p)
     return groups;
 }
 
+// A K-contiguous operand off the load vector is copied to aligned rows
+// (staged) anyway. Transposed on that copy instead (packed), at the same
+// traffic, it can turn the product into the kernels that copy both operand
+// tiles by cp.async (tn in row-major terms): taken where it does, the
+// workspace holds it, and it does not send a product the shifted (or
+// aligned) kernels take to the guarded ones (m or n off the load vector).
+// Elsewhere the transposing store it spares was not worth it
+// (doc/performance.md).
+static void pack_staged_operands(const struct sgemm_call *c, struct sgemm_plan *p)
+{
+    struct sgemm_plan packed = {
+        .pack_a = p->pack_a || (p->stage_a && !c->a_mn_contig && packed_fits(c, c->m)),
+        .pack_b = p->pack_b || (p->stage_b && c->b_k_contig && packed_fits(c, c->n)),
+    };
+    if (p->async || (packed.pack_a == p->pack_a && packed.pack_b == p->pack_b))
+        return;
+    plan_operands(c, &packed);
+    if (packed.async && areas_of(c, &packed).total <= workspace_limit(c) &&
+        (packed.edges != EDGES_GUARDED || p->edges == EDGES_GUARDED))
+        *p = packed;
+}
+
 static void plan_tiled_call(const struct sgemm_call *c, struct sgemm_plan *p)
 {
     p->pack_b = packs_b(c);
@@ -804,11 +828,15 @@ static void plan_tiled_call(const struct sgemm_call *c, struct sgemm_plan *p)
         if (packed.edges != EDGES_GUARDED || p->edges == EDGES_GUARDED)
             *p = packed;
     }
-    // "packed-b:", "staged-ab:", "packed-b,staged-ac:", "packed-a,staged-b,padded-m:" ...
+    pack_staged_operands(c, p);
+    // "packed-b:", "staged-ab:", "packed-b,staged-ac:", "packed-ab,staged-c,padded-m:" ...
     char prefix[64] = "", staged_letters[4] = "";
     snprintf(staged_letters, sizeof staged_letters, "%s%s%s", p->stage_a ? "a" : "", p->stage_b ? "b" : "",
              p->stage_c ? "c" : "");
-    const char *packed = p->pack_a ? "packed-a" : p->pack_b ? "packed-b" : "";
+    const char *packed = p->pack_a && p->pack_b ? "packed-ab"
+                         : p->pack_a            ? "packed-a"
+                         : p->pack_b            ? "packed-b"
+                                                : "";
     if (packed[0] || staged_letters[0])
         snprintf(prefix, sizeof prefix, "%s%s%s%s%s%s:", packed, packed[0] && staged_letters[0] ? "," : "",
                  staged_letters[0] ? "staged-" : "", staged_letters, p->pad_m ? ",padded-m" : "",
