@@ -7,7 +7,10 @@ shape's `:bN` runs a strided batch of N (torch.matmul on 3-D tensors, i.e. bmm).
 timed as the median of 7 batches of back-to-back calls (CUDA events around each batch), like
 tailor bench.
 
-    python3 tools/cublas_reference.py [--json FILE] [--dtype f32|f16|bf16] [--shapes MxNxK[:ta][:tb][:bN],...]
+    python3 tools/cublas_reference.py [--json FILE] [--dtype f32|f16|bf16] [--kernels] [--shapes MxNxK[:ta][:tb][:bN],...]
+
+--kernels also lists the CUDA kernels behind each shape's call (torch.profiler: cuBLAS's tile
+shapes and split-k reductions, with their median times), the plans tailor's are compared with.
 """
 import argparse
 import json
@@ -33,11 +36,29 @@ def parse(shape):
     return m, n, k, "ta" in parts[1:], "tb" in parts[1:], batch[0] if batch else 0
 
 
+def print_kernels(torch, fn, calls=5):
+    from torch.profiler import ProfilerActivity, profile
+
+    fn()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(calls):
+            fn()
+        torch.cuda.synchronize()
+    times = {}
+    for event in prof.events():
+        if event.device_type == torch.autograd.DeviceType.CUDA:
+            times.setdefault(event.name, []).append(event.device_time_total)
+    for name, spans in times.items():
+        print(f"    {len(spans)}x {sorted(spans)[len(spans) // 2]:9.1f} us  {name}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--json")
     parser.add_argument("--shapes", default=",".join(DEFAULT_SHAPES))
     parser.add_argument("--dtype", default="f32", choices=["f32", "f16", "bf16"])
+    parser.add_argument("--kernels", action="store_true", help="list the CUDA kernels of each call")
     args = parser.parse_args()
     dtype = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[args.dtype]
     torch.backends.cuda.matmul.allow_tf32 = False
@@ -56,6 +77,8 @@ def main():
         gflops = 2.0 * m * n * k * max(batch, 1) / seconds / 1e9
         rows.append({"shape": shape, "dtype": args.dtype, "seconds": seconds, "gflops": gflops})
         print(f"{args.dtype} gemm {shape:>22}  {seconds * 1e6:10.1f} us  {gflops:9.0f} GFLOP/s")
+        if args.kernels:
+            print_kernels(torch, lambda: torch.matmul(op_a, op_b, out=c))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=1)
