@@ -1012,17 +1012,47 @@ INLINE void cpu_write_block(floatv acc[RM][NV], uint m_left, uint n_left, float 
     }
 }
 
-// One step of k of the register block: acc += (CPU_RM values of A,
-// a_k[rows[r]], each broadcast) x (NV vectors of B).
+// One step of k of the register block's first `vectors` vectors of
+// columns: acc += (CPU_RM values of A, a_k[rows[r]], each broadcast) x bv.
 INLINE void cpu_rank1(floatv acc[RM][NV], const __global float *a_k, const ulong *rows,
-                      const floatv *bv)
+                      const floatv *bv, uint vectors)
 {
 #pragma unroll
     for (uint r = 0; r < RM; ++r) {
         floatv av = (floatv)(a_k[rows[r]]);
 #pragma unroll
         for (uint q = 0; q < NV; ++q)
-            acc[r][q] = fma(av, bv[q], acc[r][q]);
+            if (q < vectors)
+                acc[r][q] = fma(av, bv[q], acc[r][q]);
+    }
+}
+
+// The block's steps of k over its first `vectors` vectors of columns, the
+// last of which holds `tail` columns (VN: it is whole). Called with a
+// constant `vectors`, so that a block crossing the last column does the
+// multiply-adds of the vectors it has, loads whole vectors of B where they
+// are, and reads element by element only the columns of its last vector.
+INLINE void cpu_broadcast_steps(floatv acc[RM][NV], uint vectors, uint tail, uint K,
+                                const __global float *a_k, ulong a_k_stride,
+                                const __global float *b_k, ulong ldb, const ulong *a_rows)
+{
+    for (uint p = 0; p < K; ++p, a_k += a_k_stride, b_k += ldb) {
+        floatv bv[NV];
+#pragma unroll
+        for (uint q = 0; q < NV; ++q) {
+            if (q + 1 < vectors || (q + 1 == vectors && tail == VN)) {
+                bv[q] = VLOAD(0, b_k + q * VN);
+            } else if (q + 1 == vectors) {
+                float lane[VN];
+#pragma unroll
+                for (uint l = 0; l < VN; ++l)
+                    lane[l] = l < tail ? b_k[q * VN + l] : 0.0f;
+                bv[q] = VLOAD(0, lane);
+            } else {
+                bv[q] = 0.0f;
+            }
+        }
+        cpu_rank1(acc, a_k, a_rows, bv, vectors);
     }
 }
 
@@ -1051,26 +1081,15 @@ void sgemm_cpu_broadcast(uint M, uint N, uint K, float alpha, float beta, const 
             acc[r][q] = 0.0f;
     uint n_left = N - j0;
     if (n_left >= CN) {
-        for (uint p = 0; p < K; ++p, a_k += a_k_stride, b_k += ldb) {
-            floatv bv[NV];
-#pragma unroll
-            for (uint q = 0; q < NV; ++q)
-                bv[q] = VLOAD(0, b_k + q * VN);
-            cpu_rank1(acc, a_k, a_rows, bv);
-        }
+        cpu_broadcast_steps(acc, NV, VN, K, a_k, a_k_stride, b_k, ldb, a_rows);
     } else {
-        // The block crosses the last column: B's row through a zero-padded copy.
-        for (uint p = 0; p < K; ++p, a_k += a_k_stride, b_k += ldb) {
-            float row[CN];
+        // The block crosses the last column: the vectors it has, the last
+        // one partly.
+        uint vectors = (n_left + VN - 1) / VN, tail = n_left - (vectors - 1) * VN;
 #pragma unroll
-            for (uint l = 0; l < CN; ++l)
-                row[l] = l < n_left ? b_k[l] : 0.0f;
-            floatv bv[NV];
-#pragma unroll
-            for (uint q = 0; q < NV; ++q)
-                bv[q] = VLOAD(q, row);
-            cpu_rank1(acc, a_k, a_rows, bv);
-        }
+        for (uint v = 1; v <= NV; ++v)
+            if (vectors == v)
+                cpu_broadcast_steps(acc, v, tail, K, a_k, a_k_stride, b_k, ldb, a_rows);
     }
     cpu_write_block(acc, M - i0, n_left, alpha, beta,
                     c + c_offset + (ulong)i0 * c_row_stride + (ulong)j0 * c_col_stride,
@@ -1168,7 +1187,7 @@ void sgemm_cpu_packed(uint M, uint N, uint K, float alpha, float beta, const __g
 #pragma unroll
                 for (uint q = 0; q < NV; ++q)
                     bv[q] = VLOAD(q, b_k);
-                cpu_rank1(acc, a_k, rows, bv);
+                cpu_rank1(acc, a_k, rows, bv, NV);
             }
             cpu_write_block(acc, M - i0, N - j0, alpha, slice_beta,
                             c + c_offset + (ulong)i0 * ldc + j0, ldc, 1);
