@@ -615,6 +615,42 @@ static void check_small_max_k(const struct test_device *device, const char *prof
     tailor_context_release(&handle);
 }
 
+// The CPU kernels' nt products take the packed kernel (B packed) where k
+// is at most SGEMM_CPU_DOT_PACK_K times m, m holds a block of the packed
+// kernel's rows (CPU_RM x CPU_MC_PANELS: 4 here) and B's panels (8
+// columns) pad n by at most half; otherwise the dot form.
+static void check_cpu_dot_packs(const struct test_device *device, const char *profile)
+{
+    static const struct {
+        cl_uint m, n, k;
+        int pack_k;
+        const char *want;
+    } cases[] = {{8, 16, 32, 4, "cpu-packed-2x8/nt"}, {8, 16, 33, 4, "cpu-dot-2x2/nt"},
+                 {3, 16, 8, 4, "cpu-dot-2x2/nt"},     {8, 11, 8, 4, "cpu-packed-2x8/nt"},
+                 {8, 10, 8, 4, "cpu-dot-2x2/nt"},     {8, 16, 8, 0, "cpu-dot-2x2/nt"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        char tuning[2048];
+        snprintf(tuning, sizeof tuning,
+                 NEUTRAL "SGEMM_CPU_KERNELS=1,SGEMM_CPU_RM=2,SGEMM_CPU_VN=4,SGEMM_CPU_NV=2,"
+                         "SGEMM_CPU_DOT_RN=2,SGEMM_CPU_MC_PANELS=2,SGEMM_CPU_PACK_CUBE=0,"
+                         "SGEMM_CPU_DOT_PACK_K=%d",
+                 cases[i].pack_k);
+        tailor_context *handle = test_handle(device, profile, tuning);
+        if (!handle)
+            continue;
+        tailor_call call = {.operation = TAILOR_OP_SGEMM, .layout = TAILOR_ROW_MAJOR,
+                            .trans_a = TAILOR_NO_TRANS, .trans_b = TAILOR_TRANS, .m = cases[i].m,
+                            .n = cases[i].n, .k = cases[i].k, .alpha = 1.0f, .beta = 0.0f};
+        tailor_plan plan;
+        tailor_status status = tailor_explain(handle, &call, &plan);
+        CHECK(status == TAILOR_SUCCESS && strcmp(plan.variant, cases[i].want) == 0,
+              "[%s] %ux%ux%u nt, SGEMM_CPU_DOT_PACK_K=%d: status %d, %s, want %s", profile, cases[i].m,
+              cases[i].n, cases[i].k, cases[i].pack_k, (int)status,
+              status == TAILOR_SUCCESS ? plan.variant : "", cases[i].want);
+        tailor_context_release(&handle);
+    }
+}
+
 // The thin kernel only where its groups (48 columns of 8 rows each here, k
 // unsplit) give every compute unit one (SGEMM_THIN_FILL=100); one group
 // short, the tiled kernels. B stored transposed never takes it.
@@ -988,6 +1024,7 @@ int main(int argc, char **argv)
             check_split_long_k(&devices[d], profiles[p]);
             check_small_max_k(&devices[d], profiles[p]);
             check_thin(&devices[d], profiles[p]);
+            check_cpu_dot_packs(&devices[d], profiles[p]);
             check_staging(&devices[d], profiles[p]);
             check_packing_for_async(&devices[d], profiles[p]);
             if (!options.small)

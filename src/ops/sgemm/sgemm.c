@@ -294,9 +294,24 @@ static void plan_cpu_packed(const struct sgemm_call *c, struct sgemm_plan *p)
              orientation(c));
 }
 
+// The dot form (nt) sums each accumulator's lanes once per block, a cost
+// that short k does not amortize; packing B into the packed kernel's panels
+// costs a pass over B that few rows of A do not. So nt products take the
+// packed kernel where k is at most SGEMM_CPU_DOT_PACK_K times m, A holds at
+// least one of its blocks of rows (CPU_RM x CPU_MC_PANELS) and B's panels
+// pad n by at most half (doc/performance.md).
+static int cpu_dot_packs(const struct sgemm_call *c)
+{
+    size_t block_rows = (size_t)tune(c->ctx, TUNE_SGEMM_CPU_RM) * (size_t)tune(c->ctx, TUNE_SGEMM_CPU_MC_PANELS);
+    size_t k_per_m = (size_t)tune(c->ctx, TUNE_SGEMM_CPU_DOT_PACK_K);
+    struct cpu_panels panels = cpu_panels_of(c);
+    return cpu_dot_form(c) && c->m >= block_rows && c->k <= k_per_m * c->m &&
+           2 * panels.b_lines <= 3 * (size_t)c->n && panels.floats <= workspace_limit(c);
+}
+
 static void plan_cpu(const struct sgemm_call *c, struct sgemm_plan *p)
 {
-    if (cpu_packs(c)) {
+    if (cpu_packs(c) || cpu_dot_packs(c)) {
         plan_cpu_packed(c, p);
         return;
     }
