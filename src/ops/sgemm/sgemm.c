@@ -275,11 +275,28 @@ static int product_reaches(const struct sgemm_call *c, enum param_id cube_param)
     return product_reaches_side(c, tune(c->ctx, cube_param));
 }
 
-// Large products pack B, and A where cpu_packs_a says (BLIS's loop nest),
-// where the workspace stays within the limit.
+// The dot form (nt) sums each accumulator's lanes once per block, a cost
+// that short k does not amortize; packing B into the packed kernel's panels
+// costs a pass over B that few rows of A do not. So nt products take the
+// packed kernel where k is at most SGEMM_CPU_DOT_PACK_K times m, A holds at
+// least one of its blocks of rows (CPU_RM x CPU_MC_PANELS) and B's panels
+// pad n by at most half (doc/performance.md).
+static int cpu_dot_packs(const struct sgemm_call *c, const struct cpu_panels *panels)
+{
+    size_t block_rows = panels->rows * (size_t)tune(c->ctx, TUNE_SGEMM_CPU_MC_PANELS);
+    size_t k_per_m = (size_t)tune(c->ctx, TUNE_SGEMM_CPU_DOT_PACK_K);
+    return cpu_dot_form(c) && c->m >= block_rows && c->k <= k_per_m * c->m &&
+           2 * panels->b_lines <= 3 * (size_t)c->n;
+}
+
+// Large products pack B, and A where cpu_packs_a says (BLIS's loop nest), as
+// do the nt products cpu_dot_packs picks, where the workspace stays within
+// the limit.
 static int cpu_packs(const struct sgemm_call *c)
 {
-    return product_reaches(c, TUNE_SGEMM_CPU_PACK_CUBE) && cpu_panels_of(c).floats <= workspace_limit(c);
+    struct cpu_panels panels = cpu_panels_of(c);
+    return (product_reaches(c, TUNE_SGEMM_CPU_PACK_CUBE) || cpu_dot_packs(c, &panels)) &&
+           panels.floats <= workspace_limit(c);
 }
 
 static void plan_cpu_packed(const struct sgemm_call *c, struct sgemm_plan *p)
@@ -294,24 +311,9 @@ static void plan_cpu_packed(const struct sgemm_call *c, struct sgemm_plan *p)
              orientation(c));
 }
 
-// The dot form (nt) sums each accumulator's lanes once per block, a cost
-// that short k does not amortize; packing B into the packed kernel's panels
-// costs a pass over B that few rows of A do not. So nt products take the
-// packed kernel where k is at most SGEMM_CPU_DOT_PACK_K times m, A holds at
-// least one of its blocks of rows (CPU_RM x CPU_MC_PANELS) and B's panels
-// pad n by at most half (doc/performance.md).
-static int cpu_dot_packs(const struct sgemm_call *c)
-{
-    size_t block_rows = (size_t)tune(c->ctx, TUNE_SGEMM_CPU_RM) * (size_t)tune(c->ctx, TUNE_SGEMM_CPU_MC_PANELS);
-    size_t k_per_m = (size_t)tune(c->ctx, TUNE_SGEMM_CPU_DOT_PACK_K);
-    struct cpu_panels panels = cpu_panels_of(c);
-    return cpu_dot_form(c) && c->m >= block_rows && c->k <= k_per_m * c->m &&
-           2 * panels.b_lines <= 3 * (size_t)c->n && panels.floats <= workspace_limit(c);
-}
-
 static void plan_cpu(const struct sgemm_call *c, struct sgemm_plan *p)
 {
-    if (cpu_packs(c) || cpu_dot_packs(c)) {
+    if (cpu_packs(c)) {
         plan_cpu_packed(c, p);
         return;
     }
