@@ -763,12 +763,14 @@ static void check_packing_for_async(const struct test_device *device, const char
         call.ldb = cases[i].trans_b == TAILOR_TRANS ? k + 1 : n;
         status = tailor_explain(handle, &call, &plan);
         const char *want = async ? cases[i].packed : cases[i].staged;
+        size_t length = status == TAILOR_SUCCESS ? strlen(plan.variant) : 0;
         int planned = status == TAILOR_SUCCESS && strstr(plan.variant, want) == plan.variant &&
-                      (!async || strstr(plan.variant, "/async/tn"));
+                      (!async || (strstr(plan.variant, "/async/") && length >= 3 &&
+                                  strcmp(plan.variant + length - 3, "/tn") == 0));
         CHECK(planned, "[%s] %ux%ux%u %s%s with rows off the vector, case %zu: status %d, %s, want %s%s",
               profile, m, n, k, cases[i].trans_a == TAILOR_TRANS ? "t" : "n",
               cases[i].trans_b == TAILOR_TRANS ? "t" : "n", i, (int)status,
-              status == TAILOR_SUCCESS ? plan.variant : "", want, async ? "../async/tn" : "");
+              status == TAILOR_SUCCESS ? plan.variant : "", want, async ? "../async/../tn" : "");
     }
     tailor_context_release(&handle);
 }
