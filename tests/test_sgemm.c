@@ -334,11 +334,11 @@ struct config {
 // tn; the others take the tiled kernels), however few its groups: rows in
 // blocks of 8 (the last one partial), three columns a work-item, local
 // steps of k that divide no k here, and k split (slices of at least 8
-// steps) where that adds groups.
+// steps, for the tiled kernels too) where that adds groups.
 #define THIN_FILLING                                                                                \
     NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_THIN_M=40,SGEMM_THIN_RM=8," \
-    "SGEMM_THIN_RN=3,SGEMM_THIN_WG=16,SGEMM_THIN_KC=12,SGEMM_SPLIT_MIN_K=8,"                          \
-    "SGEMM_THIN_GROUPS_PER_UNIT=64"
+    "SGEMM_THIN_RN=3,SGEMM_THIN_WG=16,SGEMM_THIN_KC=12,SGEMM_SPLIT_MIN_K=8,SGEMM_THIN_MIN_K=8,"     \
+    "SGEMM_THIN_MAX_SLICES=0,SGEMM_THIN_GROUPS_PER_UNIT=64"
 #define THIN THIN_FILLING ",SGEMM_THIN_FILL=0"
 #define CPU_A NEUTRAL "SGEMM_CPU_KERNELS=1,SGEMM_CPU_RM=3,SGEMM_CPU_VN=4,SGEMM_CPU_NV=2,SGEMM_CPU_DOT_RN=3,SGEMM_CPU_WG=2"
 #define CPU_B NEUTRAL "SGEMM_CPU_KERNELS=1,SGEMM_CPU_RM=5,SGEMM_CPU_VN=8,SGEMM_CPU_NV=1,SGEMM_CPU_ROWS_FIRST=1"
@@ -656,7 +656,7 @@ static void check_cpu_dot_packs(const struct test_device *device, const char *pr
 // short, the tiled kernels. B stored transposed never takes it.
 static void check_thin(const struct test_device *device, const char *profile)
 {
-    tailor_context *handle = test_handle(device, profile, THIN_FILLING ",SGEMM_THIN_FILL=100,SGEMM_SPLIT_MIN_K=1000000");
+    tailor_context *handle = test_handle(device, profile, THIN_FILLING ",SGEMM_THIN_FILL=100,SGEMM_THIN_MIN_K=1000000");
     if (!handle)
         return;
     size_t units = device->info.compute_units;
@@ -676,6 +676,31 @@ static void check_thin(const struct test_device *device, const char *profile)
               status == TAILOR_SUCCESS ? plan.variant : "", c == 0 ? "" : "not ");
     }
     tailor_context_release(&handle);
+}
+
+// k split for the thin kernel's groups (64 a compute unit wanted, slices of
+// at least 8 steps rounded to whole local steps of 12: 6 slices of 64), and
+// into at most SGEMM_THIN_MAX_SLICES: 3 slices of 24 steps, the last short.
+static void check_thin_slices(const struct test_device *device, const char *profile)
+{
+    const char *settings[] = {THIN, THIN ",SGEMM_THIN_MAX_SLICES=3"};
+    const char *want[] = {"split-k6:thin-8x3/nn", "split-k3:thin-8x3/nn"};
+    for (int capped = 0; capped < 2; ++capped) {
+        tailor_context *handle = test_handle(device, profile, settings[capped]);
+        if (!handle)
+            return;
+        tailor_call call = {.operation = TAILOR_OP_SGEMM, .layout = TAILOR_ROW_MAJOR,
+                            .trans_a = TAILOR_NO_TRANS, .trans_b = TAILOR_NO_TRANS, .m = 8,
+                            .n = 48 * device->info.compute_units, .k = 64, .alpha = 1.0f,
+                            .beta = 0.0f};
+        tailor_plan plan;
+        tailor_status status = tailor_explain(handle, &call, &plan);
+        CHECK(status == TAILOR_SUCCESS && strcmp(plan.variant, want[capped]) == 0,
+              "[%s] 8x%zux64 %s: status %d, %s, want %s", profile, call.n,
+              capped ? "with at most 3 slices" : "unlimited", (int)status,
+              status == TAILOR_SUCCESS ? plan.variant : "", want[capped]);
+        tailor_context_release(&handle);
+    }
 }
 
 // An operand off the load vectors is copied to aligned rows wherever k would
@@ -1029,6 +1054,7 @@ int main(int argc, char **argv)
             check_cpu_dot_packs(&devices[d], profiles[p]);
             check_staging(&devices[d], profiles[p]);
             check_packing_for_async(&devices[d], profiles[p]);
+            check_thin_slices(&devices[d], profiles[p]);
             if (!options.small)
                 check_tall(&devices[d], profiles[p], &seed);
         }

@@ -928,8 +928,9 @@ static int takes_small_kernel(const struct sgemm_call *c)
 // SGEMM_THIN_FILL percent of the compute units (fewer, the tiled kernels'
 // smaller steps of k take less time). Its groups go along n and over
 // blocks of rows, k split until they reach SGEMM_THIN_GROUPS_PER_UNIT per
-// compute unit, each slice at least SGEMM_SPLIT_MIN_K steps (rounded to
-// whole local steps), their partial products within the workspace limit.
+// compute unit, each slice at least SGEMM_THIN_MIN_K steps (rounded to
+// whole local steps), at most SGEMM_THIN_MAX_SLICES of them, their partial
+// products within the workspace limit.
 static int plan_thin(const struct sgemm_call *c, struct sgemm_plan *p)
 {
     const int *t = c->ctx->profile.tune;
@@ -940,7 +941,9 @@ static int plan_thin(const struct sgemm_call *c, struct sgemm_plan *p)
     size_t units = c->ctx->info.compute_units;
     size_t groups = ceil_div(c->n, columns) * ceil_div(c->m, rm);
     size_t slices = ceil_div(units * (size_t)t[TUNE_SGEMM_THIN_GROUPS_PER_UNIT], groups);
-    size_t most = c->k / (size_t)t[TUNE_SGEMM_SPLIT_MIN_K];
+    size_t most = c->k / (size_t)t[TUNE_SGEMM_THIN_MIN_K];
+    if (t[TUNE_SGEMM_THIN_MAX_SLICES] > 0 && most > (size_t)t[TUNE_SGEMM_THIN_MAX_SLICES])
+        most = (size_t)t[TUNE_SGEMM_THIN_MAX_SLICES];
     if (slices > most)
         slices = most;
     while (slices > 1 && !partials_fit(c, 0, slices))

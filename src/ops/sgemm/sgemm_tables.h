@@ -131,7 +131,11 @@
     X(SGEMM_THIN_FILL, OP_SGEMM, HOST, 0, 100, 0, 100000, 0,                                        \
       "thin kernel: only where its groups (k split included) reach this percentage of the compute units (fewer: the tiled kernels)") \
     X(SGEMM_THIN_GROUPS_PER_UNIT, OP_SGEMM, HOST, 0, 8, 1, 256, 0,                                  \
-      "thin kernel: k is split until the groups reach this many per compute unit (slices of at least SGEMM_SPLIT_MIN_K steps)") \
+      "thin kernel: k is split until the groups reach this many per compute unit (slices of at least SGEMM_THIN_MIN_K steps, at most SGEMM_THIN_MAX_SLICES)") \
+    X(SGEMM_THIN_MIN_K, OP_SGEMM, HOST, 0, 128, 1, 1 << 30, 0,                                     \
+      "thin kernel: the fewest steps of k a slice of a split k holds")                              \
+    X(SGEMM_THIN_MAX_SLICES, OP_SGEMM, HOST, 0, 0, 0, 1 << 30, 0,                                   \
+      "thin kernel: the most slices k is split into (0: no limit but SGEMM_THIN_MIN_K's); past it, summing the partial products costs more than the slices gain") \
     X(SGEMM_CPU_KERNELS, OP_SGEMM, HOST, 0, 0, 0, 1, 0,                                             \
       "1: the CPU kernels (register blocks along the SIMD width, no local memory)")                \
     X(SGEMM_CPU_RM, OP_SGEMM, DEFINE, SGEMM_CPU_SET, 8, 1, 16, 0, "CPU kernels: rows of C per work-item") \
