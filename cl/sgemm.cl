@@ -794,7 +794,9 @@ void sgemm_small(uint M, uint N, uint K, float alpha, float beta, const __global
 // is coalesced. Dimension 0 walks the columns, 1 the blocks of rows, 2 the
 // slices of k (k_slice steps each; with more than one the product goes to
 // the workspace, slice_stride floats apart, as split k's does). Any
-// strides; columns past N read the last one and are not stored.
+// strides, C's too: the host runs C^T = B^T A^T through it for outputs of a
+// few columns with A stored along m. Columns past N read the last one and
+// are not stored.
 #define THIN_RM SGEMM_THIN_RM
 #define THIN_RN SGEMM_THIN_RN
 #define THIN_WG SGEMM_THIN_WG
@@ -810,7 +812,8 @@ __kernel __attribute__((reqd_work_group_size(THIN_WG, 1, 1)))
 void sgemm_thin(uint M, uint N, uint K, float alpha, float beta, const __global float *a,
                 ulong a_offset, ulong a_row_stride, ulong a_k_stride, const __global float *b,
                 ulong b_offset, ulong b_k_stride, ulong b_col_stride, __global float *c,
-                ulong c_offset, ulong ldc, uint k_slice, ulong slice_stride)
+                ulong c_offset, ulong c_row_stride, ulong c_col_stride, uint k_slice,
+                ulong slice_stride)
 {
     __local VECTYPE(THIN_A_VEC) a_steps[THIN_KC * THIN_RM / THIN_A_VEC];
     __local float *a_floats = (__local float *)a_steps;
@@ -862,12 +865,12 @@ void sgemm_thin(uint M, uint N, uint K, float alpha, float beta, const __global 
     }
 #pragma unroll
     for (uint r = 0; r < THIN_RM; ++r) {
-        __global float *c_row = c + (ulong)(i0 + r) * ldc;
+        __global float *c_row = c + (ulong)(i0 + r) * c_row_stride;
 #pragma unroll
         for (uint s = 0; s < THIN_RN; ++s) {
             uint j = j0 + s * THIN_WG;
             if (r < rows && j < N)
-                store_scaled(c_row + j, acc[r][s], alpha, beta);
+                store_scaled(c_row + (ulong)j * c_col_stride, acc[r][s], alpha, beta);
         }
     }
 }

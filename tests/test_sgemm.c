@@ -331,14 +331,15 @@ struct config {
 #define TILED_SPLIT_PACKED_A TILED_SPLIT ",SGEMM_PACK_A_MIN_N=1"
 #define SMALL NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=1000000,SGEMM_SMALL_MAX_K=1000000,SGEMM_SMALL_RM=3,SGEMM_SMALL_RN=2"
 // The thin kernel wherever m is at most 40 and B is stored along n (nn and
-// tn; the others take the tiled kernels), however few its groups: rows in
+// tn), or n is at most 40 and A is stored along m (tn and tt, C^T computed;
+// nt takes the tiled kernels), however few its groups: rows in
 // blocks of 8 (the last one partial), three columns a work-item, local
 // steps of k that divide no k here, and k split (slices of at least 8
 // steps, for the tiled kernels too) where that adds groups.
 #define THIN_FILLING                                                                                \
     NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_THIN_M=40,SGEMM_THIN_RM=8," \
-    "SGEMM_THIN_RN=3,SGEMM_THIN_WG=16,SGEMM_THIN_KC=12,SGEMM_SPLIT_MIN_K=8,SGEMM_THIN_MIN_K=8,"     \
-    "SGEMM_THIN_MAX_SLICES=0,SGEMM_THIN_GROUPS_PER_UNIT=64"
+    "SGEMM_THIN_N=40,SGEMM_THIN_RN=3,SGEMM_THIN_WG=16,SGEMM_THIN_KC=12,SGEMM_SPLIT_MIN_K=8,"         \
+    "SGEMM_THIN_MIN_K=8,SGEMM_THIN_MAX_SLICES=0,SGEMM_THIN_GROUPS_PER_UNIT=64"
 #define THIN THIN_FILLING ",SGEMM_THIN_FILL=0"
 #define CPU_A NEUTRAL "SGEMM_CPU_KERNELS=1,SGEMM_CPU_RM=3,SGEMM_CPU_VN=4,SGEMM_CPU_NV=2,SGEMM_CPU_DOT_RN=3,SGEMM_CPU_WG=2"
 #define CPU_B NEUTRAL "SGEMM_CPU_KERNELS=1,SGEMM_CPU_RM=5,SGEMM_CPU_VN=8,SGEMM_CPU_NV=1,SGEMM_CPU_ROWS_FIRST=1"
@@ -399,14 +400,16 @@ static const struct config configs[] = {
     {CPU_PACKED_B, {{"cpu-packed-5x8/nn", NULL, NULL}, {"cpu-packed-5x8/tt", NULL, NULL},
                     {"cpu-blocked-5x8/nn", NULL, NULL}}},
     {THIN, {{"thin-8x3/nn", NULL, NULL}, {"thin-8x3/tn", NULL, NULL}, {"split-k", ":thin-8x3/", NULL},
+            {"thin-8x3/transposed-c/tn", NULL, NULL}, {"split-k", ":thin-8x3/transposed-c/tt", NULL},
             {"tiled-", "/nt", NULL}}},
 };
 
-// (The last: m and n off the vector and at least a mid tile's side, so that
-// both operands are copied where copies apply, k too short to split.)
+// ({33, 35, 12}: m and n off the vector and at least a mid tile's side, so
+// that both operands are copied where copies apply, k too short to split;
+// {9, 4, 7}: a few columns of C under many rows.)
 static const struct shape tiny_shapes[] = {
     {1, 1, 1}, {2, 3, 5}, {16, 16, 8}, {17, 15, 9}, {32, 64, 16}, {20, 36, 12}, {36, 20, 20},
-    {20, 37, 12}, {33, 35, 12},
+    {20, 37, 12}, {33, 35, 12}, {9, 4, 7},
 };
 
 static const struct shape shapes[] = {

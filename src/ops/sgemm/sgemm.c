@@ -188,6 +188,7 @@ struct sgemm_plan {
     enum tile_edges edges;   // the tiled kernel's
     cl_uint slices, k_slice; // split k: slices of k_slice steps (1 slice: K)
     int async;               // the tiled kernel copies both operand tiles by cp.async
+    int c_transposed;        // the thin kernel computes C^T = B^T A^T
 };
 
 // The small kernels' 2-D geometry over `columns` work-items and `rows` rows.
@@ -924,22 +925,31 @@ static int takes_small_kernel(const struct sgemm_call *c)
 }
 
 // The thin kernel's plan, where it takes the product: up to SGEMM_THIN_M
-// rows of C (0: never) with B stored along n, and groups for at least
+// rows of C (0: never) with B stored along n, or up to SGEMM_THIN_N columns
+// (0: never) with A stored along m (C^T = B^T A^T: the same kernel over the
+// swapped operands, C written transposed), and groups for at least
 // SGEMM_THIN_FILL percent of the compute units (fewer, the tiled kernels'
-// smaller steps of k take less time). Its groups go along n and over
-// blocks of rows, k split until they reach SGEMM_THIN_GROUPS_PER_UNIT per
+// smaller steps of k take less time). Its groups go along the long side and over blocks of
+// the short one, k split until they reach SGEMM_THIN_GROUPS_PER_UNIT per
 // compute unit, each slice at least SGEMM_THIN_MIN_K steps (rounded to
 // whole local steps), at most SGEMM_THIN_MAX_SLICES of them, their partial
-// products within the workspace limit.
+// products (in C's orientation) within the workspace limit.
 static int plan_thin(const struct sgemm_call *c, struct sgemm_plan *p)
 {
     const int *t = c->ctx->profile.tune;
-    if (t[TUNE_SGEMM_THIN_M] == 0 || c->m > (cl_uint)t[TUNE_SGEMM_THIN_M] || c->b_k_contig)
+    cl_uint thin_m = (cl_uint)t[TUNE_SGEMM_THIN_M], thin_n = (cl_uint)t[TUNE_SGEMM_THIN_N];
+    int transposed;
+    if (thin_m > 0 && c->m <= thin_m && !c->b_k_contig)
+        transposed = 0;
+    else if (thin_n > 0 && c->n <= thin_n && c->a_mn_contig)
+        transposed = 1;
+    else
         return 0;
+    size_t short_side = transposed ? c->n : c->m, long_side = transposed ? c->m : c->n;
     size_t rm = (size_t)t[TUNE_SGEMM_THIN_RM], wg = (size_t)t[TUNE_SGEMM_THIN_WG];
     size_t kc = (size_t)t[TUNE_SGEMM_THIN_KC], columns = wg * (size_t)t[TUNE_SGEMM_THIN_RN];
     size_t units = c->ctx->info.compute_units;
-    size_t groups = ceil_div(c->n, columns) * ceil_div(c->m, rm);
+    size_t groups = ceil_div(long_side, columns) * ceil_div(short_side, rm);
     size_t slices = ceil_div(units * (size_t)t[TUNE_SGEMM_THIN_GROUPS_PER_UNIT], groups);
     size_t most = c->k / (size_t)t[TUNE_SGEMM_THIN_MIN_K];
     if (t[TUNE_SGEMM_THIN_MAX_SLICES] > 0 && most > (size_t)t[TUNE_SGEMM_THIN_MAX_SLICES])
@@ -959,13 +969,15 @@ static int plan_thin(const struct sgemm_call *c, struct sgemm_plan *p)
         return 0;
     p->slices = (cl_uint)slices;
     p->k_slice = (cl_uint)k_slice;
-    p->g = (struct geometry){{ceil_div(c->n, columns) * wg, ceil_div(c->m, rm), slices}, {wg, 1, 1}};
+    p->c_transposed = transposed;
+    p->g = (struct geometry){{ceil_div(long_side, columns) * wg, ceil_div(short_side, rm), slices},
+                             {wg, 1, 1}};
     p->op = (struct op_plan){PROGRAM_SGEMM_SMALL, KERNEL_SGEMM_THIN, 1, ""};
     char split[32] = "";
     if (slices > 1)
         snprintf(split, sizeof split, "split-k%zu:", slices);
-    snprintf(p->op.variant, sizeof p->op.variant, "%sthin-%zux%d/%s", split, rm,
-             t[TUNE_SGEMM_THIN_RN], orientation(c));
+    snprintf(p->op.variant, sizeof p->op.variant, "%sthin-%zux%d/%s%s", split, rm,
+             t[TUNE_SGEMM_THIN_RN], transposed ? "transposed-c/" : "", orientation(c));
     return 1;
 }
 
@@ -994,14 +1006,26 @@ static void fill_args(const struct sgemm_call *c, const struct sgemm_plan *p, st
         args_u64(a, c->ldc);
         return;
     }
-    // The broadcast form computes C^T = B A for tt: m and n swap.
+    // The broadcast form computes C^T = B A for tt, the transposed thin
+    // plan C^T = B^T A^T: m and n swap.
     int swap = p->op.kernel == KERNEL_SGEMM_CPU_BROADCAST && cpu_swapped(c);
-    args_u32(a, swap ? c->n : c->m);
-    args_u32(a, swap ? c->m : c->n);
+    int thin_swap = p->op.kernel == KERNEL_SGEMM_THIN && p->c_transposed;
+    args_u32(a, swap || thin_swap ? c->n : c->m);
+    args_u32(a, swap || thin_swap ? c->m : c->n);
     args_u32(a, c->k);
     args_f32(a, c->alpha);
     args_f32(a, c->beta);
-    if (p->op.kernel == KERNEL_SGEMM_SMALL || p->op.kernel == KERNEL_SGEMM_THIN) {
+    if (thin_swap) {
+        // B^T's rows and k, A^T's k and columns.
+        args_mem(a, c->b);
+        args_u64(a, c->b_offset);
+        args_u64(a, c->b_k_contig ? c->ldb : 1);
+        args_u64(a, c->b_k_contig ? 1 : c->ldb);
+        args_mem(a, c->a);
+        args_u64(a, c->a_offset);
+        args_u64(a, c->a_mn_contig ? c->lda : 1);
+        args_u64(a, c->a_mn_contig ? 1 : c->lda);
+    } else if (p->op.kernel == KERNEL_SGEMM_SMALL || p->op.kernel == KERNEL_SGEMM_THIN) {
         // Element strides: A's rows and k, B's k and columns.
         args_mem(a, c->a);
         args_u64(a, c->a_offset);
@@ -1038,7 +1062,13 @@ static void fill_args(const struct sgemm_call *c, const struct sgemm_plan *p, st
     }
     args_mem(a, c->c);
     args_u64(a, c->c_offset);
-    args_u64(a, c->ldc);
+    if (p->op.kernel == KERNEL_SGEMM_THIN) {
+        // C's row and column strides as the kernel writes it.
+        args_u64(a, thin_swap ? 1 : c->ldc);
+        args_u64(a, thin_swap ? c->ldc : 1);
+    } else {
+        args_u64(a, c->ldc);
+    }
     if (slices_k(p)) {
         // Split k: the steps of a slice, and the floats between slices' products.
         args_u32(a, p->k_slice);

@@ -120,6 +120,8 @@
       "small and scale kernels: work-items of a group along m")                                     \
     X(SGEMM_THIN_M, OP_SGEMM, HOST, 0, 0, 0, 1 << 30, 0,                                            \
       "m up to this takes the thin kernel where B is stored along n and the small kernel does not take the product (0: never)") \
+    X(SGEMM_THIN_N, OP_SGEMM, HOST, 0, 0, 0, 1 << 30, 0,                                            \
+      "n up to this takes the thin kernel on C^T = B^T A^T (C written transposed) where A is stored along m and neither the small kernel nor the thin kernel on C takes the product (0: never)") \
     X(SGEMM_THIN_RM, OP_SGEMM, DEFINE, SGEMM_SMALL_SET, 16, 1, 32, POW2,                            \
       "thin kernel: rows of C a work-group computes, all of them in each work-item")                \
     X(SGEMM_THIN_RN, OP_SGEMM, DEFINE, SGEMM_SMALL_SET, 2, 1, 8, 0,                                 \
