@@ -262,8 +262,11 @@ struct config {
 
 // Every tiled-kernel parameter at its generic default, so a forced
 // configuration means the same under every profile (the NVIDIA profile's
-// warp patches, padding and k-threads do not fit these small tiles).
+// warp patches, padding and k-threads do not fit these small tiles), and
+// the thin kernel off (the NVIDIA profile's would take few-row and
+// few-column products from the kernels a configuration forces).
 #define NEUTRAL                                                                                     \
+    "SGEMM_THIN_M=0,SGEMM_THIN_N=0,"                                                                \
     "SGEMM_BM=64,SGEMM_BN=64,SGEMM_BK=16,SGEMM_TM=4,SGEMM_TN=4,SGEMM_VWM=4,SGEMM_VWN=4,"             \
     "SGEMM_WARP_TX=0,SGEMM_WARP_TY=0,SGEMM_MID_BM=32,SGEMM_MID_BN=32,SGEMM_MID_BK=16,"               \
     "SGEMM_MID_TM=2,SGEMM_MID_TN=2,SGEMM_MID_VWM=2,SGEMM_MID_VWN=2,SGEMM_MID_WARP_TX=0,"             \
