@@ -991,6 +991,25 @@ INLINE float lanes_sum(floatv v)
 INLINE void cpu_write_block(floatv acc[RM][NV], uint m_left, uint n_left, float alpha, float beta,
                             __global float *c, ulong c_row_stride, ulong c_col_stride)
 {
+    if (c_row_stride == 1 && c_col_stride != 1) {
+        // C written transposed (the broadcast form's tt): each of the
+        // block's columns is RM consecutive floats of one of C's rows, so
+        // they are written together, not one cache line per float.
+        float values[RM][CN];
+#pragma unroll
+        for (uint r = 0; r < RM; ++r)
+#pragma unroll
+            for (uint q = 0; q < NV; ++q)
+                VSTORE(acc[r][q], q, values[r]);
+        for (uint l = 0; l < CN && l < n_left; ++l) {
+            __global float *at = c + l * c_col_stride;
+            for (uint r = 0; r < RM && r < m_left; ++r) {
+                float value = alpha * values[r][l];
+                at[r] = beta == 0.0f ? value : fma(beta, at[r], value);
+            }
+        }
+        return;
+    }
     for (uint r = 0; r < RM && r < m_left; ++r) {
         __global float *c_row = c + (ulong)r * c_row_stride;
         if (c_col_stride == 1 && n_left >= CN) {
