@@ -622,36 +622,44 @@ static void check_small_max_k(const struct test_device *device, const char *prof
 }
 
 // The CPU kernels' nt products take the packed kernel (B packed) where k
-// is at most SGEMM_CPU_DOT_PACK_K times m, m holds a block of the packed
+// is at most SGEMM_CPU_DOT_PACK_K times m, tt products where it is at most
+// SGEMM_CPU_TT_PACK_K times m, both where m holds a block of the packed
 // kernel's rows (CPU_RM x CPU_MC_PANELS: 4 here) and B's panels (8
-// columns) pad n by at most half; otherwise the dot form.
-static void check_cpu_dot_packs(const struct test_device *device, const char *profile)
+// columns) pad n by at most half; otherwise the dot form (nt) or the
+// broadcast form on C^T (tt).
+static void check_cpu_short_k_packs(const struct test_device *device, const char *profile)
 {
     static const struct {
+        tailor_trans trans_a;
         cl_uint m, n, k;
         int pack_k;
         const char *want;
-    } cases[] = {{8, 16, 32, 4, "cpu-packed-2x8/nt"}, {8, 16, 33, 4, "cpu-dot-2x2/nt"},
-                 {3, 16, 8, 4, "cpu-dot-2x2/nt"},     {8, 11, 8, 4, "cpu-packed-2x8/nt"},
-                 {8, 10, 8, 4, "cpu-dot-2x2/nt"},     {8, 16, 8, 0, "cpu-dot-2x2/nt"}};
+    } cases[] = {
+        {TAILOR_NO_TRANS, 8, 16, 32, 4, "cpu-packed-2x8/nt"}, {TAILOR_NO_TRANS, 8, 16, 33, 4, "cpu-dot-2x2/nt"},
+        {TAILOR_NO_TRANS, 3, 16, 8, 4, "cpu-dot-2x2/nt"},     {TAILOR_NO_TRANS, 8, 11, 8, 4, "cpu-packed-2x8/nt"},
+        {TAILOR_NO_TRANS, 8, 10, 8, 4, "cpu-dot-2x2/nt"},     {TAILOR_NO_TRANS, 8, 16, 8, 0, "cpu-dot-2x2/nt"},
+        {TAILOR_TRANS, 8, 16, 16, 2, "cpu-packed-2x8/tt"},    {TAILOR_TRANS, 8, 16, 17, 2, "cpu-blocked-2x8/tt"},
+        {TAILOR_TRANS, 3, 16, 4, 2, "cpu-blocked-2x8/tt"},    {TAILOR_TRANS, 8, 10, 8, 2, "cpu-blocked-2x8/tt"},
+        {TAILOR_TRANS, 8, 16, 8, 0, "cpu-blocked-2x8/tt"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        int tt = cases[i].trans_a == TAILOR_TRANS;
         char tuning[2048];
         snprintf(tuning, sizeof tuning,
                  NEUTRAL "SGEMM_CPU_KERNELS=1,SGEMM_CPU_RM=2,SGEMM_CPU_VN=4,SGEMM_CPU_NV=2,"
                          "SGEMM_CPU_DOT_RN=2,SGEMM_CPU_MC_PANELS=2,SGEMM_CPU_PACK_CUBE=0,"
-                         "SGEMM_CPU_DOT_PACK_K=%d",
-                 cases[i].pack_k);
+                         "SGEMM_CPU_DOT_PACK_K=%d,SGEMM_CPU_TT_PACK_K=%d",
+                 tt ? 0 : cases[i].pack_k, tt ? cases[i].pack_k : 0);
         tailor_context *handle = test_handle(device, profile, tuning);
         if (!handle)
             continue;
         tailor_call call = {.operation = TAILOR_OP_SGEMM, .layout = TAILOR_ROW_MAJOR,
-                            .trans_a = TAILOR_NO_TRANS, .trans_b = TAILOR_TRANS, .m = cases[i].m,
+                            .trans_a = cases[i].trans_a, .trans_b = TAILOR_TRANS, .m = cases[i].m,
                             .n = cases[i].n, .k = cases[i].k, .alpha = 1.0f, .beta = 0.0f};
         tailor_plan plan;
         tailor_status status = tailor_explain(handle, &call, &plan);
         CHECK(status == TAILOR_SUCCESS && strcmp(plan.variant, cases[i].want) == 0,
-              "[%s] %ux%ux%u nt, SGEMM_CPU_DOT_PACK_K=%d: status %d, %s, want %s", profile, cases[i].m,
-              cases[i].n, cases[i].k, cases[i].pack_k, (int)status,
+              "[%s] %ux%ux%u %s, SGEMM_CPU_%s_PACK_K=%d: status %d, %s, want %s", profile, cases[i].m,
+              cases[i].n, cases[i].k, tt ? "tt" : "nt", tt ? "TT" : "DOT", cases[i].pack_k, (int)status,
               status == TAILOR_SUCCESS ? plan.variant : "", cases[i].want);
         tailor_context_release(&handle);
     }
@@ -1057,7 +1065,7 @@ int main(int argc, char **argv)
             check_split_long_k(&devices[d], profiles[p]);
             check_small_max_k(&devices[d], profiles[p]);
             check_thin(&devices[d], profiles[p]);
-            check_cpu_dot_packs(&devices[d], profiles[p]);
+            check_cpu_short_k_packs(&devices[d], profiles[p]);
             check_staging(&devices[d], profiles[p]);
             check_packing_for_async(&devices[d], profiles[p]);
             check_thin_slices(&devices[d], profiles[p]);

@@ -276,27 +276,33 @@ static int product_reaches(const struct sgemm_call *c, enum param_id cube_param)
     return product_reaches_side(c, tune(c->ctx, cube_param));
 }
 
-// The dot form (nt) sums each accumulator's lanes once per block, a cost
-// that short k does not amortize; packing B into the packed kernel's panels
-// costs a pass over B that few rows of A do not. So nt products take the
-// packed kernel where k is at most SGEMM_CPU_DOT_PACK_K times m, A holds at
-// least one of its blocks of rows (CPU_RM x CPU_MC_PANELS) and B's panels
-// pad n by at most half (doc/performance.md).
-static int cpu_dot_packs(const struct sgemm_call *c, const struct cpu_panels *panels)
+// The dot form (nt) sums each accumulator's lanes once per block, and the
+// broadcast form on C^T (tt) writes C transposed, a few floats per cache
+// line: costs that short k does not amortize. Packing B into the packed
+// kernel's panels costs a pass over B that few rows of A do not. So nt
+// products take the packed kernel where k is at most SGEMM_CPU_DOT_PACK_K
+// times m, tt products where it is at most SGEMM_CPU_TT_PACK_K times m,
+// both where A holds at least one of its blocks of rows (CPU_RM x
+// CPU_MC_PANELS) and B's panels pad n by at most half (doc/performance.md).
+static int cpu_short_k_packs(const struct sgemm_call *c, const struct cpu_panels *panels)
 {
     size_t block_rows = panels->rows * (size_t)tune(c->ctx, TUNE_SGEMM_CPU_MC_PANELS);
-    size_t k_per_m = (size_t)tune(c->ctx, TUNE_SGEMM_CPU_DOT_PACK_K);
-    return cpu_dot_form(c) && c->m >= block_rows && c->k <= k_per_m * c->m &&
-           2 * panels->b_lines <= 3 * (size_t)c->n;
+    enum param_id k_param = cpu_dot_form(c)   ? TUNE_SGEMM_CPU_DOT_PACK_K
+                            : cpu_swapped(c) ? TUNE_SGEMM_CPU_TT_PACK_K
+                                             : TUNE_COUNT;
+    if (k_param == TUNE_COUNT)
+        return 0;
+    size_t k_per_m = (size_t)tune(c->ctx, k_param);
+    return c->m >= block_rows && c->k <= k_per_m * c->m && 2 * panels->b_lines <= 3 * (size_t)c->n;
 }
 
 // Large products pack B, and A where cpu_packs_a says (BLIS's loop nest), as
-// do the nt products cpu_dot_packs picks, where the workspace stays within
-// the limit.
+// do the nt and tt products cpu_short_k_packs picks, where the workspace
+// stays within the limit.
 static int cpu_packs(const struct sgemm_call *c)
 {
     struct cpu_panels panels = cpu_panels_of(c);
-    return (product_reaches(c, TUNE_SGEMM_CPU_PACK_CUBE) || cpu_dot_packs(c, &panels)) &&
+    return (product_reaches(c, TUNE_SGEMM_CPU_PACK_CUBE) || cpu_short_k_packs(c, &panels)) &&
            panels.floats <= workspace_limit(c);
 }
 

@@ -154,6 +154,8 @@
       "CPU kernels: products of at least this cubed multiply-adds pack A and B first (0: never)")  \
     X(SGEMM_CPU_DOT_PACK_K, OP_SGEMM, HOST, 0, 4, 0, 1 << 20, 0,                                    \
       "CPU kernels: nt products pack B first where k is at most this times m (0: never; see kernels.md)") \
+    X(SGEMM_CPU_TT_PACK_K, OP_SGEMM, HOST, 0, 2, 0, 1 << 20, 0,                                     \
+      "CPU kernels: tt products pack B (and A) first where k is at most this times m (0: never; see kernels.md)") \
     X(SGEMM_CPU_PACK_A, OP_SGEMM, HOST, 0, 1, 0, 2, 0,                                             \
       "CPU packed kernel: A packed too when stored M-contiguous (1), always (2), never (0)")       \
     X(SGEMM_CPU_KC, OP_SGEMM, DEFINE, SGEMM_CPU_SET, 256, 1, 1 << 16, 0,                            \
