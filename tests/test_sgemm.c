@@ -635,11 +635,16 @@ static void check_cpu_short_k_packs(const struct test_device *device, const char
         int pack_k;
         const char *want;
     } cases[] = {
-        {TAILOR_NO_TRANS, 8, 16, 32, 4, "cpu-packed-2x8/nt"}, {TAILOR_NO_TRANS, 8, 16, 33, 4, "cpu-dot-2x2/nt"},
-        {TAILOR_NO_TRANS, 3, 16, 8, 4, "cpu-dot-2x2/nt"},     {TAILOR_NO_TRANS, 8, 11, 8, 4, "cpu-packed-2x8/nt"},
-        {TAILOR_NO_TRANS, 8, 10, 8, 4, "cpu-dot-2x2/nt"},     {TAILOR_NO_TRANS, 8, 16, 8, 0, "cpu-dot-2x2/nt"},
-        {TAILOR_TRANS, 8, 16, 16, 2, "cpu-packed-2x8/tt"},    {TAILOR_TRANS, 8, 16, 17, 2, "cpu-blocked-2x8/tt"},
-        {TAILOR_TRANS, 3, 16, 4, 2, "cpu-blocked-2x8/tt"},    {TAILOR_TRANS, 8, 10, 8, 2, "cpu-blocked-2x8/tt"},
+        {TAILOR_NO_TRANS, 8, 16, 32, 4, "cpu-packed-2x8/nt"},
+        {TAILOR_NO_TRANS, 8, 16, 33, 4, "cpu-dot-2x2/nt"},
+        {TAILOR_NO_TRANS, 3, 16, 8, 4, "cpu-dot-2x2/nt"},
+        {TAILOR_NO_TRANS, 8, 11, 8, 4, "cpu-packed-2x8/nt"},
+        {TAILOR_NO_TRANS, 8, 10, 8, 4, "cpu-dot-2x2/nt"},
+        {TAILOR_NO_TRANS, 8, 16, 8, 0, "cpu-dot-2x2/nt"},
+        {TAILOR_TRANS, 8, 16, 16, 2, "cpu-packed-2x8/tt"},
+        {TAILOR_TRANS, 8, 16, 17, 2, "cpu-blocked-2x8/tt"},
+        {TAILOR_TRANS, 3, 16, 4, 2, "cpu-blocked-2x8/tt"},
+        {TAILOR_TRANS, 8, 10, 8, 2, "cpu-blocked-2x8/tt"},
         {TAILOR_TRANS, 8, 16, 8, 0, "cpu-blocked-2x8/tt"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         int tt = cases[i].trans_a == TAILOR_TRANS;
@@ -670,7 +675,8 @@ static void check_cpu_short_k_packs(const struct test_device *device, const char
 // short, the tiled kernels. B stored transposed never takes it.
 static void check_thin(const struct test_device *device, const char *profile)
 {
-    tailor_context *handle = test_handle(device, profile, THIN_FILLING ",SGEMM_THIN_FILL=100,SGEMM_THIN_MIN_K=1000000");
+    tailor_context *handle =
+        test_handle(device, profile, THIN_FILLING ",SGEMM_THIN_FILL=100,SGEMM_THIN_MIN_K=1000000");
     if (!handle)
         return;
     size_t units = device->info.compute_units;

@@ -935,11 +935,12 @@ static int takes_small_kernel(const struct sgemm_call *c)
 // (0: never) with A stored along m (C^T = B^T A^T: the same kernel over the
 // swapped operands, C written transposed), and groups for at least
 // SGEMM_THIN_FILL percent of the compute units (fewer, the tiled kernels'
-// smaller steps of k take less time). Its groups go along the long side and over blocks of
-// the short one, k split until they reach SGEMM_THIN_GROUPS_PER_UNIT per
-// compute unit, each slice at least SGEMM_THIN_MIN_K steps (rounded to
-// whole local steps), at most SGEMM_THIN_MAX_SLICES of them, their partial
-// products (in C's orientation) within the workspace limit.
+// smaller steps of k take less time). Its groups go along the long side
+// and over blocks of the short one, k split until they reach
+// SGEMM_THIN_GROUPS_PER_UNIT per compute unit, each slice at least
+// SGEMM_THIN_MIN_K steps (rounded to whole local steps), at most
+// SGEMM_THIN_MAX_SLICES of them, their partial products (in C's
+// orientation) within the workspace limit.
 static int plan_thin(const struct sgemm_call *c, struct sgemm_plan *p)
 {
     const int *t = c->ctx->profile.tune;
