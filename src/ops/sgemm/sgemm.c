@@ -287,13 +287,11 @@ static int product_reaches(const struct sgemm_call *c, enum param_id cube_param)
 static int cpu_short_k_packs(const struct sgemm_call *c, const struct cpu_panels *panels)
 {
     size_t block_rows = panels->rows * (size_t)tune(c->ctx, TUNE_SGEMM_CPU_MC_PANELS);
-    enum param_id k_param = cpu_dot_form(c)   ? TUNE_SGEMM_CPU_DOT_PACK_K
-                            : cpu_swapped(c) ? TUNE_SGEMM_CPU_TT_PACK_K
-                                             : TUNE_COUNT;
-    if (k_param == TUNE_COUNT)
-        return 0;
-    size_t k_per_m = (size_t)tune(c->ctx, k_param);
-    return c->m >= block_rows && c->k <= k_per_m * c->m && 2 * panels->b_lines <= 3 * (size_t)c->n;
+    size_t k_per_m = cpu_dot_form(c)  ? (size_t)tune(c->ctx, TUNE_SGEMM_CPU_DOT_PACK_K)
+                     : cpu_swapped(c) ? (size_t)tune(c->ctx, TUNE_SGEMM_CPU_TT_PACK_K)
+                                      : 0; // nn and tn: the broadcast form writes C along its rows
+    return k_per_m > 0 && c->m >= block_rows && c->k <= k_per_m * c->m &&
+           2 * panels->b_lines <= 3 * (size_t)c->n;
 }
 
 // Large products pack B, and A where cpu_packs_a says (BLIS's loop nest), as
@@ -808,6 +806,13 @@ static void plan_operands(const struct sgemm_call *c, struct sgemm_plan *p)
     }
 }
 
+// Whether taking plan `to` instead of `from` keeps a product that the
+// shifted (or aligned) kernels take off the guarded ones.
+static int keeps_unguarded(const struct sgemm_plan *to, const struct sgemm_plan *from)
+{
+    return to->edges != EDGES_GUARDED || from->edges == EDGES_GUARDED;
+}
+
 // The work-groups the plan's product launches.
 static size_t plan_groups(const struct sgemm_plan *p)
 {
@@ -834,8 +839,7 @@ static void pack_staged_operands(const struct sgemm_call *c, struct sgemm_plan *
     if (p->async || (packed.pack_a == p->pack_a && packed.pack_b == p->pack_b))
         return;
     plan_operands(c, &packed);
-    if (packed.async && areas_of(c, &packed).total <= workspace_limit(c) &&
-        (packed.edges != EDGES_GUARDED || p->edges == EDGES_GUARDED))
+    if (packed.async && areas_of(c, &packed).total <= workspace_limit(c) && keeps_unguarded(&packed, p))
         *p = packed;
 }
 
@@ -849,7 +853,7 @@ static void plan_tiled_call(const struct sgemm_call *c, struct sgemm_plan *p)
     if (packs_a(c, p) && plan_groups(p) > c->ctx->info.compute_units) {
         struct sgemm_plan packed = {.pack_a = 1};
         plan_operands(c, &packed);
-        if (packed.edges != EDGES_GUARDED || p->edges == EDGES_GUARDED)
+        if (keeps_unguarded(&packed, p))
             *p = packed;
     }
     pack_staged_operands(c, p);
@@ -1022,26 +1026,20 @@ static void fill_args(const struct sgemm_call *c, const struct sgemm_plan *p, st
     args_u32(a, c->k);
     args_f32(a, c->alpha);
     args_f32(a, c->beta);
-    if (thin_swap) {
-        // B^T's rows and k, A^T's k and columns.
-        args_mem(a, c->b);
-        args_u64(a, c->b_offset);
-        args_u64(a, c->b_k_contig ? c->ldb : 1);
-        args_u64(a, c->b_k_contig ? 1 : c->ldb);
-        args_mem(a, c->a);
-        args_u64(a, c->a_offset);
-        args_u64(a, c->a_mn_contig ? c->lda : 1);
-        args_u64(a, c->a_mn_contig ? 1 : c->lda);
-    } else if (p->op.kernel == KERNEL_SGEMM_SMALL || p->op.kernel == KERNEL_SGEMM_THIN) {
-        // Element strides: A's rows and k, B's k and columns.
-        args_mem(a, c->a);
-        args_u64(a, c->a_offset);
-        args_u64(a, c->a_mn_contig ? 1 : c->lda);
-        args_u64(a, c->a_mn_contig ? c->lda : 1);
-        args_mem(a, c->b);
-        args_u64(a, c->b_offset);
-        args_u64(a, c->b_k_contig ? 1 : c->ldb);
-        args_u64(a, c->b_k_contig ? c->ldb : 1);
+    if (p->op.kernel == KERNEL_SGEMM_SMALL || p->op.kernel == KERNEL_SGEMM_THIN) {
+        // Element strides: the left operand's rows and k, the right one's k
+        // and columns (swapped: B^T's and A^T's, so A's row stride is A^T's
+        // column stride).
+        cl_ulong a_row = c->a_mn_contig ? 1 : c->lda, a_k = c->a_mn_contig ? c->lda : 1;
+        cl_ulong b_k = c->b_k_contig ? 1 : c->ldb, b_col = c->b_k_contig ? c->ldb : 1;
+        args_mem(a, thin_swap ? c->b : c->a);
+        args_u64(a, thin_swap ? c->b_offset : c->a_offset);
+        args_u64(a, thin_swap ? b_col : a_row);
+        args_u64(a, thin_swap ? b_k : a_k);
+        args_mem(a, thin_swap ? c->a : c->b);
+        args_u64(a, thin_swap ? c->a_offset : c->b_offset);
+        args_u64(a, thin_swap ? a_k : b_k);
+        args_u64(a, thin_swap ? a_row : b_col);
     } else if (p->op.kernel == KERNEL_SGEMM_CPU_PACKED) {
         return; // launch_cpu_packed sets the rest
     } else if (p->op.kernel == KERNEL_SGEMM_CPU_BROADCAST) {
