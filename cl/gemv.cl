@@ -204,6 +204,9 @@ __kernel void gemv_scale(__global void *y, uint y_type, ulong y_base, long incy,
 #error "GEMV_VECTOR must be 2, 4, 8 or 16"
 #endif
 #define floatV CAT(float, VEC)
+// Elements of x the staged row kernels hold in local memory (their array
+// needs a size where GEMV_X_CHUNK is 0 and the host never runs them).
+#define X_CHUNK (GEMV_X_CHUNK > 0 ? GEMV_X_CHUNK : VEC)
 #define SUMV CAT(sum, VEC)
 // GEMV_COL_VECTOR likewise counts floats.
 #if IN_BYTES == 4 || GEMV_COL_VECTOR == 16
@@ -310,11 +313,62 @@ TEMPLATE void dots_vector(const __global IN_T *a, const ulong *at, uint batch,
         dots_vector_x(a, at, batch, x, x_base, incx, begin, end, lane, lanes, acc, 0);
 }
 
+// The vector dots with x staged: the group gathers X_CHUNK elements of x at a
+// time into local memory, where the lines read them as vectors. A strided or
+// misaligned x is then loaded once a group rather than element by element on
+// every line. All work-items of the group run the same chunks (begin and end
+// are the group's), so the barriers are uniform. begin is a multiple of VEC,
+// and so is every chunk: the elements past the dot's last whole vector lie
+// in its last chunk.
+TEMPLATE void dots_vector_staged(const __global IN_T *a, const ulong *at, uint batch,
+                                 const __global IN_T *x, ulong x_base, long incx, ulong begin,
+                                 ulong end, uint lane, uint lanes, float *acc,
+                                 __local floatV *x_local)
+{
+    floatV sums[GEMV_ROW_BATCH];
+    for (uint b = 0; b < batch; ++b) {
+        sums[b] = (floatV)(0.0f);
+        acc[b] = 0.0f;
+    }
+    const ulong vectors = end / VEC;
+    __local float *x_elements = (__local float *)x_local;
+    for (ulong chunk = begin; chunk < end; chunk += X_CHUNK) {
+        const uint length = (uint)min((ulong)X_CHUNK, end - chunk);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint i = get_local_id(0); i < length; i += GEMV_ROW_WG)
+            x_elements[i] = x_at(x, x_base, incx, chunk + i);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const ulong first = chunk / VEC, last = min(vectors, (chunk + length) / VEC);
+        ulong v = first + lane;
+        for (; v + (GEMV_UNROLL - 1) * lanes < last; v += GEMV_UNROLL * lanes) {
+            floatV xs[GEMV_UNROLL];
+            for (uint u = 0; u < GEMV_UNROLL; ++u)
+                xs[u] = x_local[v - first + u * lanes];
+            for (uint b = 0; b < batch; ++b)
+                for (uint u = 0; u < GEMV_UNROLL; ++u)
+                    sums[b] += LOADA_IN(VEC, a + at[b], v + u * lanes) * xs[u];
+        }
+        for (; v < last; v += lanes) {
+            floatV xv = x_local[v - first];
+            for (uint b = 0; b < batch; ++b)
+                sums[b] += LOADA_IN(VEC, a + at[b], v) * xv;
+        }
+        for (ulong j = last * VEC + lane; j < chunk + length; j += lanes) {
+            float xj = x_elements[j - chunk];
+            for (uint b = 0; b < batch; ++b)
+                acc[b] += LOAD_IN(a, at[b] + j) * xj;
+        }
+    }
+    for (uint b = 0; b < batch; ++b)
+        acc[b] += SUMV(sums[b]);
+}
+
 // Row kernels: segment s of `lanes` work-items computes lines first + s +
 // b * segments (b < batch) of the group's block. Lines past the end load the
 // last line and discard it, so every work-item reaches the reductions.
 TEMPLATE void gemv_rows(CALL_PARAMETERS, __local float *reduce_scratch, __local uint *last_flag,
-                      uint lanes, uint batch, int vector, int split)
+                      __local floatV *x_local, uint lanes, uint batch, int vector, int staged,
+                      int split)
 {
     const uint lid = get_local_id(0), lane = lid & (lanes - 1), segments = GEMV_ROW_WG / lanes;
     const ulong first = get_group_id(0) * (ulong)(segments * batch) + lid / lanes;
@@ -329,7 +383,9 @@ TEMPLATE void gemv_rows(CALL_PARAMETERS, __local float *reduce_scratch, __local 
         // Loaded early, so its latency hides behind the dot's.
         old[b] = !split && lane == 0 && row < outputs ? load_old(y, y_type, y_base, incy, row, beta) : 0.0f;
     }
-    if (vector)
+    if (staged)
+        dots_vector_staged(a, at, batch, x, x_base, incx, begin, end, lane, lanes, acc, x_local);
+    else if (vector)
         dots_vector(a, at, batch, x, x_base, incx, begin, end, lane, lanes, acc);
     else
         dots_scalar(a, at, batch, x, x_base, incx, begin, end, lane, lanes, acc);
@@ -378,11 +434,28 @@ TEMPLATE void gemv_rows(CALL_PARAMETERS, __local float *reduce_scratch, __local 
         UNPACK_CALL;                                                                           \
         SCRATCH;                                                                               \
         (void)per_item;                                                                        \
-        gemv_rows(CALL_ARGUMENTS, reduce_scratch, &last_flag, LANES, BATCH, VECTOR, SPLIT);    \
+        gemv_rows(CALL_ARGUMENTS, reduce_scratch, &last_flag, 0, LANES, BATCH, VECTOR, 0, SPLIT); \
     }
 #define DEFINE_ROW_KERNEL(NAME, SPLIT_NAME, LANES, BATCH, VECTOR)                               \
     DEFINE_ROW_KERNEL_(NAME, LANES, BATCH, VECTOR, 0, KERNEL_PARAMETERS, WHOLE_SCRATCH)        \
     DEFINE_ROW_KERNEL_(SPLIT_NAME, LANES, BATCH, VECTOR, 1, SPLIT_KERNEL_PARAMETERS, SPLIT_SCRATCH)
+
+// The vector kernels of long lines with x staged in local memory
+// (dots_vector_staged): for an x that is strided or off the vector.
+#define DEFINE_STAGED_ROW_KERNEL_(NAME, LANES, BATCH, SPLIT, PARAMETERS, SCRATCH)                \
+    __kernel __attribute__((reqd_work_group_size(GEMV_ROW_WG, 1, 1))) void NAME(PARAMETERS)     \
+    {                                                                                          \
+        __local float reduce_scratch[GEMV_ROW_WG];                                             \
+        __local uint last_flag;                                                                \
+        __local floatV x_local[X_CHUNK / VEC];                                                 \
+        UNPACK_CALL;                                                                           \
+        SCRATCH;                                                                               \
+        (void)per_item;                                                                        \
+        gemv_rows(CALL_ARGUMENTS, reduce_scratch, &last_flag, x_local, LANES, BATCH, 1, 1, SPLIT); \
+    }
+#define DEFINE_STAGED_ROW_KERNEL(NAME, SPLIT_NAME, LANES, BATCH)                               \
+    DEFINE_STAGED_ROW_KERNEL_(NAME, LANES, BATCH, 0, KERNEL_PARAMETERS, WHOLE_SCRATCH)         \
+    DEFINE_STAGED_ROW_KERNEL_(SPLIT_NAME, LANES, BATCH, 1, SPLIT_KERNEL_PARAMETERS, SPLIT_SCRATCH)
 
 // Several lines per lockstep group, for short dots (the host picks the
 // narrowest segment that covers k), with scalar or vector loads.
@@ -404,6 +477,8 @@ DEFINE_ROW_KERNEL(gemv_row_wide_vec, gemv_row_wide_vec_split, ROW_LANES, GEMV_RO
 // A whole work-group per line, for long dots.
 DEFINE_ROW_KERNEL(gemv_row_group, gemv_row_group_split, GEMV_ROW_WG, 1, 0)
 DEFINE_ROW_KERNEL(gemv_row_group_vec, gemv_row_group_vec_split, GEMV_ROW_WG, 1, 1)
+DEFINE_STAGED_ROW_KERNEL(gemv_row_wide_staged, gemv_row_wide_staged_split, ROW_LANES, GEMV_ROW_BATCH)
+DEFINE_STAGED_ROW_KERNEL(gemv_row_group_staged, gemv_row_group_staged_split, GEMV_ROW_WG, 1)
 
 // Column kernels: a group of TX x TY work-items takes TX * COL_VEC
 // consecutive outputs; work-item (tx, ty) holds COL_VEC of them and

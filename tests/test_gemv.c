@@ -308,6 +308,31 @@ static void check_parameters(struct run *run, size_t m, size_t n, unsigned long 
                         }
 }
 
+// Dots along aligned lines with x strided or off the vector, long enough for
+// the kernels of long lines (x staged in local memory where GEMV_X_CHUNK
+// allows): 2101 and 203 elements, neither a whole number of vectors nor of
+// chunks of 32; each input type.
+static void check_staged_x(struct run *run, unsigned long long *seed)
+{
+    static const long long x_increments[] = {2, -3, 1};
+    for (size_t i = 0; i < 6; ++i) {
+        int row_major = i % 2 == 0;
+        size_t k = i < 3 ? 2101 : 203;
+        struct gemv_case c = {.layout = row_major ? TAILOR_ROW_MAJOR : TAILOR_COLUMN_MAJOR,
+                              .trans = row_major ? TAILOR_NO_TRANS : TAILOR_TRANS,
+                              .m = row_major ? 9 : k, .n = row_major ? k : 9, .lda = k + 4 - k % 4};
+        c.alpha = 1.0f;
+        c.beta = 0.5f;
+        c.incx = x_increments[i % 3];
+        c.incy = 1;
+        c.x_offset = 1 + i % 2;
+        c.integers = 1;
+        c.in_type = gemv_types[i % 3];
+        c.y_type = TAILOR_F32;
+        check_case(run, &c, seed);
+    }
+}
+
 // Empty outputs leave y alone (and need no buffers); empty dots scale y.
 static void check_empty(struct run *run, unsigned long long *seed)
 {
@@ -480,6 +505,7 @@ static void run_tuning(const struct test_device *device, const struct tuning *t,
     if (!run.handle)
         return;
     fprintf(stderr, "  %s\n", run.label);
+    check_staged_x(&run, seed);
     if (small) {
         for (int typed = 0; typed < 2; ++typed)
             check_shapes(&run, small_shapes, sizeof small_shapes / sizeof small_shapes[0], typed, seed);
@@ -527,8 +553,17 @@ static void run_seed_shapes(const struct test_device *device, unsigned long long
 static const struct tuning gpu_tunings[] = {
     {"generic", NULL,
      "row/multi-row-1|row/multi-row-16|row/warp-per-row|row/warp-per-row-vec4|row/group-per-row-vec4|"
-     "/split-k|general-stride|column-vec4|column/general-stride|column-vec4/split-k|two-pass",
+     "/split-k|general-stride|column-vec4|column/general-stride|column-vec4/split-k|two-pass|"
+     "row/warp-per-row-vec4/staged-x",
      1, 0},
+    // x staged in chunks of 32 by both kernels of long lines, whole and split.
+    {"generic", "GEMV_X_CHUNK=32,GEMV_GROUP_MIN_K=1000",
+     "row/warp-per-row-vec4/staged-x|row/group-per-row-vec4/staged-x", 0, 0},
+    {"generic", "GEMV_X_CHUNK=32,GEMV_GROUP_MIN_K=1000,GEMV_SPLIT_MIN_ELEMENTS=1,GEMV_GROUPS_PER_CU=64",
+     "row/warp-per-row-vec4/staged-x/split-k|row/group-per-row-vec4/staged-x/split-k", 0, 0},
+    {"generic",
+     "GEMV_X_CHUNK=32,GEMV_GROUP_MIN_K=1000,GEMV_SPLIT_MIN_ELEMENTS=1,GEMV_GROUPS_PER_CU=64,GEMV_ONE_PASS=1",
+     "row/warp-per-row-vec4/staged-x/split-k|row/group-per-row-vec4/staged-x/split-k", 0, 1},
     // Splits everywhere: every row and column kernel through its partials, then
     // gemv_finish or (one pass) the tickets.
     {"generic", "GEMV_SPLIT_MIN_ELEMENTS=1,GEMV_GROUPS_PER_CU=64",

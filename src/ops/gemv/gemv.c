@@ -150,10 +150,13 @@ static tailor_status check(const struct profile *profile, const tailor_device_in
     REQUIRE(t[TUNE_GEMV_COL_THREADS] <= t[TUNE_GEMV_COL_WG], TAILOR_ERROR_INVALID_PROFILE,
             "GEMV_COL_THREADS=%d exceeds GEMV_COL_WG=%d", t[TUNE_GEMV_COL_THREADS],
             t[TUNE_GEMV_COL_WG]);
-    size_t row_local = (size_t)row_group * sizeof(cl_float) + 16;
+    int x_chunk = t[TUNE_GEMV_X_CHUNK];
+    REQUIRE(x_chunk % 16 == 0, TAILOR_ERROR_INVALID_PROFILE,
+            "GEMV_X_CHUNK=%d must be a multiple of 16", x_chunk);
+    size_t row_local = ((size_t)row_group + (size_t)x_chunk) * sizeof(cl_float) + 16;
     REQUIRE(local_memory_fits(facts, row_local), TAILOR_ERROR_INVALID_PROFILE,
-            "GEMV_ROW_WG=%d floats exceed the device's %llu bytes of local memory", row_group,
-            (unsigned long long)facts->local_mem_bytes);
+            "GEMV_ROW_WG=%d plus GEMV_X_CHUNK=%d floats exceed the device's %llu bytes of local "
+            "memory", row_group, x_chunk, (unsigned long long)facts->local_mem_bytes);
     size_t column_local =
         (size_t)t[TUNE_GEMV_COL_WG] * (size_t)vector_elements(t[TUNE_GEMV_COL_VECTOR], 2) * 4 + 64;
     REQUIRE(local_memory_fits(facts, column_local), TAILOR_ERROR_INVALID_PROFILE,
@@ -214,7 +217,7 @@ static void append(char *buffer, size_t size, const char *text, const size_t *nu
 // The kernel (of a whole/split pair; CPU kernels split within one) and the
 // variant's name for tailor_last_variant().
 static void name_variant(struct gemv_plan *p, const enum kernel_id pair[2], size_t vector,
-                         int general_stride)
+                         int staged_x, int general_stride)
 {
     p->op.kernel = pair[p->slices > 1];
     char *variant = p->op.variant;
@@ -222,6 +225,8 @@ static void name_variant(struct gemv_plan *p, const enum kernel_id pair[2], size
     append(variant, sizeof p->op.variant, kernel_table[p->op.kernel].variant, NULL);
     if (vector)
         append(variant, sizeof p->op.variant, "-vec", &vector);
+    if (staged_x)
+        append(variant, sizeof p->op.variant, "/staged-x", NULL);
     if (p->slices > 1)
         append(variant, sizeof p->op.variant, "/split-k", &p->slices);
     if (p->two_pass)
@@ -230,8 +235,10 @@ static void name_variant(struct gemv_plan *p, const enum kernel_id pair[2], size
         append(variant, sizeof p->op.variant, "/general-stride", NULL);
 }
 
-// Whole and split kernels, by [vector loads].
+// Whole and split kernels, by [vector loads]; the staged pairs are the vector
+// kernels with x staged in local memory.
 typedef const enum kernel_id kernel_pairs[2][2];
+typedef const enum kernel_id kernel_pair[2];
 
 // The multi-row kernels by log2 of their lanes.
 static kernel_pairs lane_kernels[] = {
@@ -252,13 +259,17 @@ static kernel_pairs wide_kernels = {{KERNEL_GEMV_ROW_WIDE, KERNEL_GEMV_ROW_WIDE_
                                     {KERNEL_GEMV_ROW_WIDE_VEC, KERNEL_GEMV_ROW_WIDE_VEC_SPLIT}};
 static kernel_pairs group_kernels = {{KERNEL_GEMV_ROW_GROUP, KERNEL_GEMV_ROW_GROUP_SPLIT},
                                      {KERNEL_GEMV_ROW_GROUP_VEC, KERNEL_GEMV_ROW_GROUP_VEC_SPLIT}};
+static kernel_pair wide_staged_kernels = {KERNEL_GEMV_ROW_WIDE_STAGED, KERNEL_GEMV_ROW_WIDE_STAGED_SPLIT};
+static kernel_pair group_staged_kernels = {KERNEL_GEMV_ROW_GROUP_STAGED,
+                                           KERNEL_GEMV_ROW_GROUP_STAGED_SPLIT};
 static kernel_pairs column_kernels = {{KERNEL_GEMV_COL, KERNEL_GEMV_COL_SPLIT},
                                       {KERNEL_GEMV_COL_VEC, KERNEL_GEMV_COL_VEC_SPLIT}};
 
 // Dots along lines: several lines per lockstep group for short dots, one
 // lockstep group per line, or a work-group per line for long ones; vector
-// loads of A where its lines are aligned (the kernel loads x as vectors
-// where it is unit-stride and aligned, else gathers it).
+// loads of A where its lines are aligned. The kernels load x as vectors
+// where it is unit-stride and aligned; otherwise the kernels of long lines
+// gather it into local memory (GEMV_X_CHUNK), the others on every line.
 static void plan_rows(const struct gemv_call *c, struct gemv_plan *p)
 {
     const int *t = c->ctx->profile.tune;
@@ -267,6 +278,7 @@ static void plan_rows(const struct gemv_call *c, struct gemv_plan *p)
     int aligned = c->a_offset % width == 0 && (c->lda % width == 0 || c->outputs == 1);
     int wants_vector = c->k >= (cl_ulong)t[TUNE_GEMV_VECTOR_MIN_K];
     kernel_pairs *family;
+    kernel_pair *staged_family = NULL;
     if (c->k <= (cl_ulong)t[TUNE_GEMV_MULTI_ROW_MAX_K]) {
         cl_ulong elements = (cl_ulong)t[TUNE_GEMV_MULTI_ROW_ELEMENTS];
         unsigned log2_lanes = 0;
@@ -281,11 +293,15 @@ static void plan_rows(const struct gemv_call *c, struct gemv_plan *p)
         lanes = group;
         batch = 1;
         family = &group_kernels;
+        staged_family = &group_staged_kernels;
     } else {
         lanes = (cl_ulong)row_lanes(&c->ctx->profile);
         family = &wide_kernels;
+        staged_family = &wide_staged_kernels;
     }
     int vector = wants_vector && aligned;
+    int x_gathered = c->incx != 1 || c->x_base % width != 0;
+    int staged = vector && x_gathered && staged_family && t[TUNE_GEMV_X_CHUNK] > 0;
     cl_ulong rows_per_group = group / lanes * batch;
     cl_ulong blocks = ceil_div(c->outputs, rows_per_group);
     plan_slices(c, p, blocks, min_u64(rows_per_group, c->outputs) * c->k,
@@ -294,7 +310,8 @@ static void plan_rows(const struct gemv_call *c, struct gemv_plan *p)
     p->global[1] = p->slices;
     p->local[0] = (size_t)group;
     p->local[1] = 1;
-    name_variant(p, (*family)[vector], vector ? (size_t)width : 0, wants_vector && !aligned);
+    name_variant(p, staged ? *staged_family : (*family)[vector], vector ? (size_t)width : 0, staged,
+                 wants_vector && !aligned);
 }
 
 // Dots across lines: TX work-items of a group along the outputs, the rest of
@@ -314,7 +331,7 @@ static void plan_columns(const struct gemv_call *c, struct gemv_plan *p)
     p->global[1] = p->slices * (size_t)ty;
     p->local[0] = (size_t)tx;
     p->local[1] = (size_t)ty;
-    name_variant(p, column_kernels[aligned], aligned ? (size_t)width : 0, !aligned);
+    name_variant(p, column_kernels[aligned], aligned ? (size_t)width : 0, 0, !aligned);
 }
 
 // CPUs: a few long contiguous shares per core, one work-item each. Rows:
@@ -340,7 +357,7 @@ static void plan_cpu(const struct gemv_call *c, struct gemv_plan *p)
     p->local[0] = p->local[1] = 1;
     const enum kernel_id kernel = c->rows ? KERNEL_GEMV_CPU_ROWS : KERNEL_GEMV_CPU_COLS;
     const enum kernel_id pair[2] = {kernel, kernel};
-    name_variant(p, pair, 0, 0);
+    name_variant(p, pair, 0, 0, 0);
 }
 
 // The program of A's and x's type, [16-bit: f16, bf16][CPU kernels].
@@ -596,8 +613,10 @@ static tailor_status explain(tailor_context *ctx, const tailor_call *call, struc
     return TAILOR_SUCCESS;
 }
 
-// The column kernels' staging area first, then the row kernels' groups.
+// The staging areas first (the row kernels' x, the column kernels' sums), then
+// the row kernels' groups.
 static const struct shrink_step shrink_steps[] = {
+    {16, 1, {TUNE_GEMV_X_CHUNK}},
     {1, 2, {TUNE_GEMV_COL_WG, TUNE_GEMV_COL_THREADS}},
     {0, 1, {TUNE_GEMV_COL_VECTOR}},
     {0, 1, {TUNE_GEMV_ROW_WG}},

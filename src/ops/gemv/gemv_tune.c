@@ -1,11 +1,13 @@
 // What the tuner searches for GEMV: on GPUs the kernels of short lines
 // (several lines a lockstep group), of long lines (vector loads, a group a
-// line, split dots) and of columns (transposed row-major), each on its own
-// shapes; on CPUs the CPU kernels (and whether to use them) on the CPU
-// bench's shapes.
+// line, split dots; then with x strided) and of columns (transposed
+// row-major), each on its own shapes; on CPUs the CPU kernels (and whether
+// to use them) on the CPU bench's shapes.
 #include "gemv.h"
 
 #define ROWS(rows, cols) {.operation = TAILOR_OP_SGEMV, .m = rows, .n = cols, .alpha = 1, .beta = 0.5f}
+#define STRIDED_ROWS(rows, cols, step)                                                              \
+    {.operation = TAILOR_OP_SGEMV, .m = rows, .n = cols, .incx = step, .alpha = 1, .beta = 0.5f}
 #define COLS(rows, cols)                                                                            \
     {.operation = TAILOR_OP_SGEMV, .trans_a = TAILOR_TRANS, .m = rows, .n = cols, .alpha = 1, .beta = 0.5f}
 
@@ -18,6 +20,8 @@ static const struct tune_task tasks[] = {
      TUNE_PARAMS(TUNE_GEMV_VECTOR, TUNE_GEMV_VECTOR_MIN_K, TUNE_GEMV_GROUP_MIN_K, TUNE_GEMV_UNROLL,
                  TUNE_GEMV_GROUPS_PER_CU, TUNE_GEMV_SPLIT_MIN_ELEMENTS, TUNE_GEMV_ONE_PASS),
      {ROWS(8192, 8192), ROWS(1024, 65536), ROWS(65536, 1024), ROWS(3001, 5003), ROWS(64, 200000)}},
+    {"strided x", TUNE_ON_GPU, 1, TUNE_PARAMS(TUNE_GEMV_X_CHUNK),
+     {STRIDED_ROWS(8192, 8192, 2), STRIDED_ROWS(1024, 65536, -1), STRIDED_ROWS(4096, 4096, 3)}},
     {"columns", TUNE_ON_GPU, 2,
      TUNE_PARAMS(TUNE_GEMV_COL_WG, TUNE_GEMV_COL_THREADS, TUNE_GEMV_COL_VECTOR,
                  TUNE_GEMV_COL_UNROLL),
