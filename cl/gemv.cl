@@ -668,37 +668,37 @@ static inline CPUV x_vector(const __global IN_T *x, ulong x_base, long incx, ulo
 // addition waits on the one before it.
 #define CPU_ROW_SUMS 4
 
-// The dot of `line` with x over [begin, end): a vector of partial sums, and
-// the elements past the last whole vector added into *tail.
-TEMPLATE CPUV cpu_line_dot(const __global IN_T *line, const __global IN_T *x, ulong x_base,
-                           long incx, ulong begin, ulong end, float *tail)
-{
-    CPUV sums[CPU_ROW_SUMS];
-#pragma unroll
-    for (uint u = 0; u < CPU_ROW_SUMS; ++u)
-        sums[u] = (CPUV)(0.0f);
-    ulong j = begin;
-    if (incx == 1) {
-        const __global IN_T *xs = x + x_base;
-        for (; j + CPU_ROW_SUMS * GEMV_CPU_VECTOR <= end; j += CPU_ROW_SUMS * GEMV_CPU_VECTOR) {
-#pragma unroll
-            for (uint u = 0; u < CPU_ROW_SUMS; ++u)
-                sums[u] += VLOAD_IN(GEMV_CPU_VECTOR, line + j, u) *
-                           VLOAD_IN(GEMV_CPU_VECTOR, xs + j, u);
-        }
-        for (; j + GEMV_CPU_VECTOR <= end; j += GEMV_CPU_VECTOR)
-            sums[0] += VLOAD_IN(GEMV_CPU_VECTOR, line + j, 0) * VLOAD_IN(GEMV_CPU_VECTOR, xs + j, 0);
-    } else {
-        for (; j + GEMV_CPU_VECTOR <= end; j += GEMV_CPU_VECTOR)
-            sums[0] += VLOAD_IN(GEMV_CPU_VECTOR, line + j, 0) * x_vector(x, x_base, incx, j);
+// The dot of the n elements from `line` with the n from `xs` (x at unit
+// stride: in global memory as stored, or as floats in private memory): a
+// vector of partial sums, and the elements past the last whole vector added
+// into *tail.
+#define DEFINE_CPU_LINE_DOT(NAME, X_POINTER, VLOAD_X, LOAD_X)                                  \
+    TEMPLATE CPUV NAME(const __global IN_T *line, X_POINTER xs, ulong n, float *tail)         \
+    {                                                                                          \
+        CPUV sums[CPU_ROW_SUMS];                                                               \
+        _Pragma("unroll") for (uint u = 0; u < CPU_ROW_SUMS; ++u) sums[u] = (CPUV)(0.0f);      \
+        ulong j = 0;                                                                           \
+        for (; j + CPU_ROW_SUMS * GEMV_CPU_VECTOR <= n; j += CPU_ROW_SUMS * GEMV_CPU_VECTOR) { \
+            _Pragma("unroll") for (uint u = 0; u < CPU_ROW_SUMS; ++u) sums[u] +=               \
+                VLOAD_IN(GEMV_CPU_VECTOR, line + j, u) * VLOAD_X(xs + j, u);                   \
+        }                                                                                      \
+        for (; j + GEMV_CPU_VECTOR <= n; j += GEMV_CPU_VECTOR)                                 \
+            sums[0] += VLOAD_IN(GEMV_CPU_VECTOR, line + j, 0) * VLOAD_X(xs + j, 0);            \
+        for (; j < n; ++j)                                                                     \
+            *tail += LOAD_IN(line, j) * LOAD_X(xs, j);                                         \
+        _Pragma("unroll") for (uint u = 1; u < CPU_ROW_SUMS; ++u) sums[0] += sums[u];          \
+        return sums[0];                                                                        \
     }
-    for (; j < end; ++j)
-        *tail += LOAD_IN(line, j) * x_at(x, x_base, incx, j);
-#pragma unroll
-    for (uint u = 1; u < CPU_ROW_SUMS; ++u)
-        sums[0] += sums[u];
-    return sums[0];
-}
+#define VLOAD_X_GLOBAL(p, i) VLOAD_IN(GEMV_CPU_VECTOR, p, i)
+#define VLOAD_X_PRIVATE(p, i) VLOAD_CPU(i, p)
+#define LOAD_X_PRIVATE(p, i) ((p)[i])
+DEFINE_CPU_LINE_DOT(cpu_line_dot, const __global IN_T *, VLOAD_X_GLOBAL, LOAD_IN)
+DEFINE_CPU_LINE_DOT(cpu_line_dot_private, const float *, VLOAD_X_PRIVATE, LOAD_X_PRIVATE)
+
+// Elements of a strided x that the CPU row kernel gathers at once into
+// private memory, where the W lines of a block read them as vectors:
+// gathered on every line instead, x took as many loads as A.
+#define CPU_X_CHUNK 1024
 
 // The W lines of a block from `line` on, `lda` apart: only the first `lines`
 // exist; the others repeat the last one (their dots are discarded). The
@@ -723,9 +723,21 @@ TEMPLATE CPUV cpu_dots_line_by_line(const __global IN_T *line, ulong lda, ulong 
                                     ulong begin, ulong end)
 {
     CPU_BLOCK_SETUP
+    if (incx == 1) {
 #pragma unroll
-    for (uint q = 0; q < GEMV_CPU_VECTOR; ++q)
-        sums[q] = cpu_line_dot(at[q], x, x_base, incx, begin, end, &tail[q]);
+        for (uint q = 0; q < GEMV_CPU_VECTOR; ++q)
+            sums[q] = cpu_line_dot(at[q] + begin, x + x_base + begin, end - begin, &tail[q]);
+    } else {
+        float xs[CPU_X_CHUNK];
+        for (ulong chunk = begin; chunk < end; chunk += CPU_X_CHUNK) {
+            const uint n = (uint)min((ulong)CPU_X_CHUNK, end - chunk);
+            for (uint i = 0; i < n; ++i)
+                xs[i] = x_at(x, x_base, incx, chunk + i);
+#pragma unroll
+            for (uint q = 0; q < GEMV_CPU_VECTOR; ++q)
+                sums[q] += cpu_line_dot_private(at[q] + chunk, xs, n, &tail[q]);
+        }
+    }
     return transposed_sums(sums) + VLOAD_CPU(0, tail);
 }
 

@@ -310,8 +310,9 @@ static void check_parameters(struct run *run, size_t m, size_t n, unsigned long 
 
 // Dots along aligned lines with x strided or off the vector, long enough for
 // the kernels of long lines (x staged in local memory where GEMV_X_CHUNK
-// allows): 2101 and 203 elements, neither a whole number of vectors nor of
-// chunks of 32; each input type.
+// allows; on CPUs gathered in chunks of 1024 for the lines of a block): 2101
+// and 203 elements, neither a whole number of vectors nor of chunks of 32 or
+// 1024; each input type.
 static void check_staged_x(struct run *run, unsigned long long *seed)
 {
     static const long long x_increments[] = {2, -3, 1};
