@@ -314,7 +314,7 @@ TEMPLATE void dots_vector(const __global IN_T *a, const ulong *at, uint batch,
 }
 
 // The vector dots with x staged: the group gathers X_CHUNK elements of x at a
-// time into local memory, where the lines read them as vectors. A strided or
+// time into local memory, where its lines read them as vectors. A strided or
 // misaligned x is then loaded once a group rather than element by element on
 // every line. All work-items of the group run the same chunks (begin and end
 // are the group's), so the barriers are uniform. begin is a multiple of VEC,
@@ -440,8 +440,10 @@ TEMPLATE void gemv_rows(CALL_PARAMETERS, __local float *reduce_scratch, __local 
     DEFINE_ROW_KERNEL_(NAME, LANES, BATCH, VECTOR, 0, KERNEL_PARAMETERS, WHOLE_SCRATCH)        \
     DEFINE_ROW_KERNEL_(SPLIT_NAME, LANES, BATCH, VECTOR, 1, SPLIT_KERNEL_PARAMETERS, SPLIT_SCRATCH)
 
-// The vector kernels of long lines with x staged in local memory
-// (dots_vector_staged): for an x that is strided or off the vector.
+// The vector kernels of one lockstep group per line with x staged in local
+// memory (dots_vector_staged): for an x that is strided or off the vector.
+// Their group's lines share each chunk; a group-per-row kernel would gather
+// as much x as before and wait at two barriers per chunk.
 #define DEFINE_STAGED_ROW_KERNEL_(NAME, LANES, BATCH, SPLIT, PARAMETERS, SCRATCH)                \
     __kernel __attribute__((reqd_work_group_size(GEMV_ROW_WG, 1, 1))) void NAME(PARAMETERS)     \
     {                                                                                          \
@@ -478,7 +480,6 @@ DEFINE_ROW_KERNEL(gemv_row_wide_vec, gemv_row_wide_vec_split, ROW_LANES, GEMV_RO
 DEFINE_ROW_KERNEL(gemv_row_group, gemv_row_group_split, GEMV_ROW_WG, 1, 0)
 DEFINE_ROW_KERNEL(gemv_row_group_vec, gemv_row_group_vec_split, GEMV_ROW_WG, 1, 1)
 DEFINE_STAGED_ROW_KERNEL(gemv_row_wide_staged, gemv_row_wide_staged_split, ROW_LANES, GEMV_ROW_BATCH)
-DEFINE_STAGED_ROW_KERNEL(gemv_row_group_staged, gemv_row_group_staged_split, GEMV_ROW_WG, 1)
 
 // Column kernels: a group of TX x TY work-items takes TX * COL_VEC
 // consecutive outputs; work-item (tx, ty) holds COL_VEC of them and

@@ -42,8 +42,6 @@
     X(GEMV_ROW_GROUP_VEC_SPLIT, gemv_row_group_vec_split, GEMV_GPU_SET, "row/group-per-row")        \
     X(GEMV_ROW_WIDE_STAGED, gemv_row_wide_staged, GEMV_GPU_SET, "row/warp-per-row")                 \
     X(GEMV_ROW_WIDE_STAGED_SPLIT, gemv_row_wide_staged_split, GEMV_GPU_SET, "row/warp-per-row")     \
-    X(GEMV_ROW_GROUP_STAGED, gemv_row_group_staged, GEMV_GPU_SET, "row/group-per-row")              \
-    X(GEMV_ROW_GROUP_STAGED_SPLIT, gemv_row_group_staged_split, GEMV_GPU_SET, "row/group-per-row")  \
     X(GEMV_COL, gemv_col, GEMV_GPU_SET, "column")                                                   \
     X(GEMV_COL_SPLIT, gemv_col_split, GEMV_GPU_SET, "column")                                       \
     X(GEMV_COL_VEC, gemv_col_vec, GEMV_GPU_SET, "column")                                           \

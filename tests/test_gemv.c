@@ -309,10 +309,10 @@ static void check_parameters(struct run *run, size_t m, size_t n, unsigned long 
 }
 
 // Dots along aligned lines with x strided or off the vector, long enough for
-// the kernels of long lines (x staged in local memory where GEMV_X_CHUNK
-// allows; on CPUs gathered in chunks of 1024 for the lines of a block): 2101
-// and 203 elements, neither a whole number of vectors nor of chunks of 32 or
-// 1024; each input type.
+// the one-lockstep-group-per-line kernels (x staged in local memory where
+// GEMV_X_CHUNK allows; on CPUs gathered in chunks of 1024 for the lines of a
+// block): 2101 and 203 elements, neither a whole number of vectors nor of
+// chunks of 32 or 1024; each input type. No group-per-row kernel may stage x.
 static void check_staged_x(struct run *run, unsigned long long *seed)
 {
     static const long long x_increments[] = {2, -3, 1};
@@ -331,6 +331,9 @@ static void check_staged_x(struct run *run, unsigned long long *seed)
         c.in_type = gemv_types[i % 3];
         c.y_type = TAILOR_F32;
         check_case(run, &c, seed);
+        const char *variant = tailor_last_variant();
+        CHECK(!strstr(variant, "group-per-row") || !strstr(variant, "staged-x"), "%s k = %zu: %s",
+              run->label, k, variant);
     }
 }
 
@@ -557,14 +560,14 @@ static const struct tuning gpu_tunings[] = {
      "/split-k|general-stride|column-vec4|column/general-stride|column-vec4/split-k|two-pass|"
      "row/warp-per-row-vec4/staged-x",
      1, 0},
-    // x staged in chunks of 32 by both kernels of long lines, whole and split.
-    {"generic", "GEMV_X_CHUNK=32,GEMV_GROUP_MIN_K=1000",
-     "row/warp-per-row-vec4/staged-x|row/group-per-row-vec4/staged-x", 0, 0},
-    {"generic", "GEMV_X_CHUNK=32,GEMV_GROUP_MIN_K=1000,GEMV_SPLIT_MIN_ELEMENTS=1,GEMV_GROUPS_PER_CU=64",
-     "row/warp-per-row-vec4/staged-x/split-k|row/group-per-row-vec4/staged-x/split-k", 0, 0},
-    {"generic",
-     "GEMV_X_CHUNK=32,GEMV_GROUP_MIN_K=1000,GEMV_SPLIT_MIN_ELEMENTS=1,GEMV_GROUPS_PER_CU=64,GEMV_ONE_PASS=1",
-     "row/warp-per-row-vec4/staged-x/split-k|row/group-per-row-vec4/staged-x/split-k", 0, 1},
+    // x staged in chunks of 32, whole and split (the group-per-row kernels,
+    // from 1000 elements on, gather it on every line).
+    {"generic", "GEMV_X_CHUNK=32,GEMV_GROUP_MIN_K=1000", "row/warp-per-row-vec4/staged-x|row/group-per-row-vec4", 0,
+     0},
+    {"generic", "GEMV_X_CHUNK=32,GEMV_SPLIT_MIN_ELEMENTS=1,GEMV_GROUPS_PER_CU=64",
+     "row/warp-per-row-vec4/staged-x/split-k", 0, 0},
+    {"generic", "GEMV_X_CHUNK=32,GEMV_SPLIT_MIN_ELEMENTS=1,GEMV_GROUPS_PER_CU=64,GEMV_ONE_PASS=1",
+     "row/warp-per-row-vec4/staged-x/split-k", 0, 1},
     // Splits everywhere: every row and column kernel through its partials, then
     // gemv_finish or (one pass) the tickets.
     {"generic", "GEMV_SPLIT_MIN_ELEMENTS=1,GEMV_GROUPS_PER_CU=64",

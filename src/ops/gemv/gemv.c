@@ -260,16 +260,15 @@ static kernel_pairs wide_kernels = {{KERNEL_GEMV_ROW_WIDE, KERNEL_GEMV_ROW_WIDE_
 static kernel_pairs group_kernels = {{KERNEL_GEMV_ROW_GROUP, KERNEL_GEMV_ROW_GROUP_SPLIT},
                                      {KERNEL_GEMV_ROW_GROUP_VEC, KERNEL_GEMV_ROW_GROUP_VEC_SPLIT}};
 static kernel_pair wide_staged_kernels = {KERNEL_GEMV_ROW_WIDE_STAGED, KERNEL_GEMV_ROW_WIDE_STAGED_SPLIT};
-static kernel_pair group_staged_kernels = {KERNEL_GEMV_ROW_GROUP_STAGED,
-                                           KERNEL_GEMV_ROW_GROUP_STAGED_SPLIT};
 static kernel_pairs column_kernels = {{KERNEL_GEMV_COL, KERNEL_GEMV_COL_SPLIT},
                                       {KERNEL_GEMV_COL_VEC, KERNEL_GEMV_COL_VEC_SPLIT}};
 
 // Dots along lines: several lines per lockstep group for short dots, one
 // lockstep group per line, or a work-group per line for long ones; vector
 // loads of A where its lines are aligned. The kernels load x as vectors
-// where it is unit-stride and aligned; otherwise the kernels of long lines
-// gather it into local memory (GEMV_X_CHUNK), the others on every line.
+// where it is unit-stride and aligned; otherwise the one-lockstep-group-per-
+// line kernels gather it into local memory once for the group's lines
+// (GEMV_X_CHUNK), the others gather it on every line.
 static void plan_rows(const struct gemv_call *c, struct gemv_plan *p)
 {
     const int *t = c->ctx->profile.tune;
@@ -293,7 +292,6 @@ static void plan_rows(const struct gemv_call *c, struct gemv_plan *p)
         lanes = group;
         batch = 1;
         family = &group_kernels;
-        staged_family = &group_staged_kernels;
     } else {
         lanes = (cl_ulong)row_lanes(&c->ctx->profile);
         family = &wide_kernels;
@@ -301,7 +299,8 @@ static void plan_rows(const struct gemv_call *c, struct gemv_plan *p)
     }
     int vector = wants_vector && aligned;
     int x_gathered = c->incx != 1 || c->x_base % width != 0;
-    int staged = vector && x_gathered && staged_family && t[TUNE_GEMV_X_CHUNK] > 0;
+    int staged = vector && x_gathered && staged_family && group / lanes * batch > 1 &&
+                 t[TUNE_GEMV_X_CHUNK] > 0;
     cl_ulong rows_per_group = group / lanes * batch;
     cl_ulong blocks = ceil_div(c->outputs, rows_per_group);
     plan_slices(c, p, blocks, min_u64(rows_per_group, c->outputs) * c->k,

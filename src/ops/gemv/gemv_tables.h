@@ -50,8 +50,8 @@
     X(GEMV_UNROLL, OP_GEMV, DEFINE, GEMV_GPU_SET, 4, 1, 16, 0,                                      \
       "vector loads in flight per work-item in the row kernels")                                    \
     X(GEMV_X_CHUNK, OP_GEMV, DEFINE, GEMV_GPU_SET, 1024, 0, 16384, 0,                               \
-      "elements of a strided or misaligned x that a row kernel of long lines gathers into local "  \
-      "memory at once, a multiple of 16 (0: each line gathers x from global memory)")              \
+      "elements of a strided or misaligned x that a warp-per-row kernel gathers into local "       \
+      "memory at once for its lines, a multiple of 16 (0: each line gathers x itself)")            \
     X(GEMV_COL_WG, OP_GEMV, DEFINE, GEMV_GPU_SET, 256, 1, 1024, POW2,                               \
       "work-group size of the column kernels")                                                      \
     X(GEMV_COL_THREADS, OP_GEMV, HOST, 0, 64, 1, 1024, POW2,                                        \
