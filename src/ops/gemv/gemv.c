@@ -235,7 +235,7 @@ static void name_variant(struct gemv_plan *p, const enum kernel_id pair[2], size
         append(variant, sizeof p->op.variant, "/general-stride", NULL);
 }
 
-// Whole and split kernels, by [vector loads]; the staged pairs are the vector
+// Whole and split kernels, by [vector loads]; a staged pair: the vector
 // kernels with x staged in local memory.
 typedef const enum kernel_id kernel_pairs[2][2];
 typedef const enum kernel_id kernel_pair[2];
@@ -298,10 +298,10 @@ static void plan_rows(const struct gemv_call *c, struct gemv_plan *p)
         staged_family = &wide_staged_kernels;
     }
     int vector = wants_vector && aligned;
-    int x_gathered = c->incx != 1 || c->x_base % width != 0;
-    int staged = vector && x_gathered && staged_family && group / lanes * batch > 1 &&
-                 t[TUNE_GEMV_X_CHUNK] > 0;
     cl_ulong rows_per_group = group / lanes * batch;
+    int x_gathered = c->incx != 1 || c->x_base % width != 0;
+    int staged = vector && x_gathered && staged_family && rows_per_group > 1 &&
+                 t[TUNE_GEMV_X_CHUNK] > 0;
     cl_ulong blocks = ceil_div(c->outputs, rows_per_group);
     plan_slices(c, p, blocks, min_u64(rows_per_group, c->outputs) * c->k,
                 vector ? lanes * width : lanes);
