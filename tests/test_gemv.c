@@ -560,23 +560,17 @@ static const struct tuning gpu_tunings[] = {
      "/split-k|general-stride|column-vec4|column/general-stride|column-vec4/split-k|two-pass|"
      "row/warp-per-row-vec4/staged-x",
      1, 0},
-    // x staged in chunks of 32, whole and split (the group-per-row kernels,
-    // from 1000 elements on, gather it on every line).
-    {"generic", "GEMV_X_CHUNK=32,GEMV_GROUP_MIN_K=1000", "row/warp-per-row-vec4/staged-x|row/group-per-row-vec4", 0,
-     0},
-    {"generic", "GEMV_X_CHUNK=32,GEMV_SPLIT_MIN_ELEMENTS=1,GEMV_GROUPS_PER_CU=64",
-     "row/warp-per-row-vec4/staged-x/split-k", 0, 0},
-    {"generic", "GEMV_X_CHUNK=32,GEMV_SPLIT_MIN_ELEMENTS=1,GEMV_GROUPS_PER_CU=64,GEMV_ONE_PASS=1",
-     "row/warp-per-row-vec4/staged-x/split-k", 0, 1},
     // Splits everywhere: every row and column kernel through its partials, then
-    // gemv_finish or (one pass) the tickets.
-    {"generic", "GEMV_SPLIT_MIN_ELEMENTS=1,GEMV_GROUPS_PER_CU=64",
+    // gemv_finish or (one pass) the tickets; x staged in chunks of 32.
+    {"generic", "GEMV_SPLIT_MIN_ELEMENTS=1,GEMV_GROUPS_PER_CU=64,GEMV_X_CHUNK=32",
      "row/warp-per-row/split-k|row/warp-per-row-vec4/split-k|"
-     "row/group-per-row-vec4/split-k|row/group-per-row/split-k|column-vec4/split-k|column/split-k|two-pass",
+     "row/group-per-row-vec4/split-k|row/group-per-row/split-k|column-vec4/split-k|column/split-k|two-pass|"
+     "row/warp-per-row-vec4/staged-x/split-k",
      0, 0},
-    {"generic", "GEMV_SPLIT_MIN_ELEMENTS=1,GEMV_GROUPS_PER_CU=64,GEMV_ONE_PASS=1",
+    {"generic", "GEMV_SPLIT_MIN_ELEMENTS=1,GEMV_GROUPS_PER_CU=64,GEMV_ONE_PASS=1,GEMV_X_CHUNK=32",
      "row/warp-per-row/split-k|row/warp-per-row-vec4/split-k|"
-     "row/group-per-row-vec4/split-k|row/group-per-row/split-k|column-vec4/split-k|column/split-k",
+     "row/group-per-row-vec4/split-k|row/group-per-row/split-k|column-vec4/split-k|column/split-k|"
+     "row/warp-per-row-vec4/staged-x/split-k",
      0, 1},
     // Other geometries: batches of lines, narrow segments, wide vectors, odd unrolls.
     {"generic",
