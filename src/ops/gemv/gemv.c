@@ -235,10 +235,8 @@ static void name_variant(struct gemv_plan *p, const enum kernel_id pair[2], size
         append(variant, sizeof p->op.variant, "/general-stride", NULL);
 }
 
-// Whole and split kernels, by [vector loads]; a staged pair: the vector
-// kernels with x staged in local memory.
+// Whole and split kernels, by [vector loads].
 typedef const enum kernel_id kernel_pairs[2][2];
-typedef const enum kernel_id kernel_pair[2];
 
 // The multi-row kernels by log2 of their lanes.
 static kernel_pairs lane_kernels[] = {
@@ -259,7 +257,9 @@ static kernel_pairs wide_kernels = {{KERNEL_GEMV_ROW_WIDE, KERNEL_GEMV_ROW_WIDE_
                                     {KERNEL_GEMV_ROW_WIDE_VEC, KERNEL_GEMV_ROW_WIDE_VEC_SPLIT}};
 static kernel_pairs group_kernels = {{KERNEL_GEMV_ROW_GROUP, KERNEL_GEMV_ROW_GROUP_SPLIT},
                                      {KERNEL_GEMV_ROW_GROUP_VEC, KERNEL_GEMV_ROW_GROUP_VEC_SPLIT}};
-static kernel_pair wide_staged_kernels = {KERNEL_GEMV_ROW_WIDE_STAGED, KERNEL_GEMV_ROW_WIDE_STAGED_SPLIT};
+// The wide vector kernels with x staged in local memory, whole and split.
+static const enum kernel_id wide_staged_kernels[2] = {KERNEL_GEMV_ROW_WIDE_STAGED,
+                                                      KERNEL_GEMV_ROW_WIDE_STAGED_SPLIT};
 static kernel_pairs column_kernels = {{KERNEL_GEMV_COL, KERNEL_GEMV_COL_SPLIT},
                                       {KERNEL_GEMV_COL_VEC, KERNEL_GEMV_COL_VEC_SPLIT}};
 
@@ -277,7 +277,6 @@ static void plan_rows(const struct gemv_call *c, struct gemv_plan *p)
     int aligned = c->a_offset % width == 0 && (c->lda % width == 0 || c->outputs == 1);
     int wants_vector = c->k >= (cl_ulong)t[TUNE_GEMV_VECTOR_MIN_K];
     kernel_pairs *family;
-    kernel_pair *staged_family = NULL;
     if (c->k <= (cl_ulong)t[TUNE_GEMV_MULTI_ROW_MAX_K]) {
         cl_ulong elements = (cl_ulong)t[TUNE_GEMV_MULTI_ROW_ELEMENTS];
         unsigned log2_lanes = 0;
@@ -295,12 +294,11 @@ static void plan_rows(const struct gemv_call *c, struct gemv_plan *p)
     } else {
         lanes = (cl_ulong)row_lanes(&c->ctx->profile);
         family = &wide_kernels;
-        staged_family = &wide_staged_kernels;
     }
     int vector = wants_vector && aligned;
     cl_ulong rows_per_group = group / lanes * batch;
     int x_gathered = c->incx != 1 || c->x_base % width != 0;
-    int staged = vector && x_gathered && staged_family && rows_per_group > 1 &&
+    int staged = vector && x_gathered && family == &wide_kernels && rows_per_group > 1 &&
                  t[TUNE_GEMV_X_CHUNK] > 0;
     cl_ulong blocks = ceil_div(c->outputs, rows_per_group);
     plan_slices(c, p, blocks, min_u64(rows_per_group, c->outputs) * c->k,
@@ -309,8 +307,8 @@ static void plan_rows(const struct gemv_call *c, struct gemv_plan *p)
     p->global[1] = p->slices;
     p->local[0] = (size_t)group;
     p->local[1] = 1;
-    name_variant(p, staged ? *staged_family : (*family)[vector], vector ? (size_t)width : 0, staged,
-                 wants_vector && !aligned);
+    name_variant(p, staged ? wide_staged_kernels : (*family)[vector], vector ? (size_t)width : 0,
+                 staged, wants_vector && !aligned);
 }
 
 // Dots across lines: TX work-items of a group along the outputs, the rest of
