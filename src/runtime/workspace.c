@@ -9,6 +9,13 @@
 // Queues a handle keeps a workspace for; the rest get temporary buffers.
 #define WORKSPACE_QUEUES 32
 
+// The smallest workspace a queue keeps, so that calls of growing small
+// sizes do not each replace it. (Oclgrind's uninitialized-value check also
+// keeps the shadow of a released buffer for the next buffer at its address:
+// one larger than it reads as uninitialized past the old size, whatever is
+// written there.)
+#define WORKSPACE_MIN_BYTES ((size_t)64 << 10)
+
 struct workspace_entry {
     pthread_mutex_t lock; // held by the lease using the buffer
     cl_command_queue queue; // retained, so its address cannot be reused by another queue; NULL: free
@@ -101,7 +108,8 @@ tailor_status workspace_acquire(struct workspace_table *table, cl_command_queue 
     if (e->bytes < bytes) {
         // The old buffer is freed once the commands using it complete.
         cl_mem grown;
-        tailor_status status = new_buffer(table->context, bytes, &grown);
+        size_t size = bytes < WORKSPACE_MIN_BYTES ? WORKSPACE_MIN_BYTES : bytes;
+        tailor_status status = new_buffer(table->context, size, &grown);
         if (status != TAILOR_SUCCESS) {
             pthread_mutex_unlock(&e->lock);
             return status;
@@ -109,7 +117,7 @@ tailor_status workspace_acquire(struct workspace_table *table, cl_command_queue 
         if (e->buffer)
             clReleaseMemObject(e->buffer);
         e->buffer = grown;
-        e->bytes = bytes;
+        e->bytes = size;
     }
     lease->buffer = e->buffer;
     lease->held = e;
