@@ -234,6 +234,16 @@ __kernel void gemv_scale(__global void *y, uint y_type, ulong y_base, long incy,
 #define ADD(a, b) ((a) + (b))
 DEFINE_SEGMENT_REDUCE(segment_sum, float, ADD, 0.0f)
 
+// x copied element for element into `gathered`, unit-stride, for the row
+// kernels of a call whose lines would each gather it otherwise.
+__kernel void gemv_gather_x(const __global IN_T *x, ulong x_base, long incx, ulong k,
+                            __global IN_T *gathered)
+{
+    ulong j = get_global_id(0);
+    if (j < k)
+        gathered[j] = x[(long)x_base + (long)j * incx];
+}
+
 // Partial dots of `batch` lines (elements at[b] on) over [begin, end): lane
 // `lane` of `lanes` takes every lanes-th element, GEMV_UNROLL loads in flight.
 TEMPLATE void dots_scalar(const __global IN_T *a, const ulong *at, uint batch,

@@ -308,17 +308,21 @@ static void check_parameters(struct run *run, size_t m, size_t n, unsigned long 
                         }
 }
 
-// Dots along aligned lines with x strided or off the vector, long enough for
-// the one-lockstep-group-per-line kernels (x staged in local memory where
-// GEMV_X_CHUNK allows; on CPUs gathered in chunks of 1024 for the lines of a
-// block): 2101 and 203 elements, neither a whole number of vectors nor of
-// chunks of 32 or 1024; each input type. No group-per-row kernel may stage x.
-static void check_staged_x(struct run *run, unsigned long long *seed)
+// Dots along aligned lines with x strided or off the vector: 2101 and 203
+// elements, long enough for the one-lockstep-group-per-line kernels (x
+// staged in local memory where GEMV_X_CHUNK allows; on CPUs gathered in
+// chunks of 1024 for the lines of a block), neither a whole number of
+// vectors nor of chunks of 32 or 1024; and 37, for the short-dot kernels.
+// Kernels that do not stage x gather it into a workspace first under
+// GEMV_GATHER_X_MIN_ELEMENTS = 1. Each input type. No group-per-row kernel
+// may stage x.
+static void check_strided_x(struct run *run, unsigned long long *seed)
 {
     static const long long x_increments[] = {2, -3, 1};
-    for (size_t i = 0; i < 6; ++i) {
+    static const size_t lengths[] = {2101, 203, 37};
+    for (size_t i = 0; i < 9; ++i) {
         int row_major = i % 2 == 0;
-        size_t k = i < 3 ? 2101 : 203;
+        size_t k = lengths[i / 3];
         struct gemv_case c = {.layout = row_major ? TAILOR_ROW_MAJOR : TAILOR_COLUMN_MAJOR,
                               .trans = row_major ? TAILOR_NO_TRANS : TAILOR_TRANS,
                               .m = row_major ? 9 : k, .n = row_major ? k : 9, .lda = k + 4 - k % 4};
@@ -424,7 +428,9 @@ static void check_wait_list(struct run *run, size_t m, size_t n)
     free(y);
 }
 
-// An out-of-order queue: split launches get a scratch buffer of their own.
+// An out-of-order queue: split launches get a scratch buffer of their own,
+// an x gathered first a workspace of its own and an event between the two
+// launches (the second call's x is strided, NaN between its elements).
 static void check_out_of_order_queue(struct run *run)
 {
     cl_int error;
@@ -436,16 +442,21 @@ static void check_out_of_order_queue(struct run *run)
     float *a = malloc(m * n * sizeof *a), x_one = 1.0f, y[3] = {0};
     for (size_t i = 0; i < m * n; ++i)
         a[i] = (float)(i / n + 1);
-    float *x = malloc(n * sizeof *x);
+    float *x = malloc(2 * n * sizeof *x);
+    for (size_t i = 0; i < 2 * n; ++i)
+        x[i] = i % 2 ? NAN : x_one;
+    cl_mem a_buffer = test_buffer(run->device, CL_MEM_READ_ONLY, m * n * sizeof *a, a);
+    cl_mem x_strided = test_buffer(run->device, CL_MEM_READ_ONLY, 2 * n * sizeof *x, x);
     for (size_t i = 0; i < n; ++i)
         x[i] = x_one;
-    cl_mem a_buffer = test_buffer(run->device, CL_MEM_READ_ONLY, m * n * sizeof *a, a);
-    cl_mem x_buffer = test_buffer(run->device, CL_MEM_READ_ONLY, n * sizeof *x, x);
+    cl_mem x_unit = test_buffer(run->device, CL_MEM_READ_ONLY, n * sizeof *x, x);
     cl_mem y_buffer = test_buffer(run->device, CL_MEM_READ_WRITE, sizeof y, y);
     for (int repeat = 0; repeat < 3; ++repeat) {
         cl_event done = NULL;
+        int strided = repeat == 1;
         CHECK_STATUS(tailor_sgemv(run->handle, queue, TAILOR_ROW_MAJOR, TAILOR_NO_TRANS, m, n, 1.0f, a_buffer, 0,
-                                  n, x_buffer, 0, 1, 0.0f, y_buffer, 0, 1, 0, NULL, &done),
+                                  n, strided ? x_strided : x_unit, 0, strided ? 2 : 1, 0.0f, y_buffer, 0, 1, 0,
+                                  NULL, &done),
                      TAILOR_SUCCESS);
         if (done) {
             clEnqueueReadBuffer(queue, y_buffer, CL_TRUE, 0, sizeof y, y, 1, &done, NULL);
@@ -456,7 +467,8 @@ static void check_out_of_order_queue(struct run *run)
                   tailor_last_variant(), i, y[i]);
     }
     clReleaseMemObject(a_buffer);
-    clReleaseMemObject(x_buffer);
+    clReleaseMemObject(x_unit);
+    clReleaseMemObject(x_strided);
     clReleaseMemObject(y_buffer);
     clReleaseCommandQueue(queue);
     free(a);
@@ -509,7 +521,7 @@ static void run_tuning(const struct test_device *device, const struct tuning *t,
     if (!run.handle)
         return;
     fprintf(stderr, "  %s\n", run.label);
-    check_staged_x(&run, seed);
+    check_strided_x(&run, seed);
     if (small) {
         for (int typed = 0; typed < 2; ++typed)
             check_shapes(&run, small_shapes, sizeof small_shapes / sizeof small_shapes[0], typed, seed);
@@ -522,8 +534,8 @@ static void run_tuning(const struct test_device *device, const struct tuning *t,
             check_empty(&run, seed);
             check_wait_list(&run, 3, 70000);
             check_wait_list(&run, 100, 10);
-            check_out_of_order_queue(&run);
         }
+        check_out_of_order_queue(&run);
     }
     fprintf(stderr, "    %d calls; variants:", run.calls);
     for (size_t i = 0; i < run.seen_count; ++i)
@@ -561,11 +573,12 @@ static const struct tuning gpu_tunings[] = {
      "row/warp-per-row-vec4/staged-x",
      1, 0},
     // Splits everywhere: every row and column kernel through its partials, then
-    // gemv_finish or (one pass) the tickets; x staged in chunks of 32.
-    {"generic", "GEMV_SPLIT_MIN_ELEMENTS=1,GEMV_GROUPS_PER_CU=64,GEMV_X_CHUNK=32",
+    // gemv_finish or (one pass) the tickets; x staged in chunks of 32, or
+    // gathered first.
+    {"generic", "GEMV_SPLIT_MIN_ELEMENTS=1,GEMV_GROUPS_PER_CU=64,GEMV_X_CHUNK=32,GEMV_GATHER_X_MIN_ELEMENTS=1",
      "row/warp-per-row/split-k|row/warp-per-row-vec4/split-k|"
      "row/group-per-row-vec4/split-k|row/group-per-row/split-k|column-vec4/split-k|column/split-k|two-pass|"
-     "row/warp-per-row-vec4/staged-x/split-k",
+     "row/warp-per-row-vec4/staged-x/split-k|row/warp-per-row/gathered-x/split-k",
      0, 0},
     {"generic", "GEMV_SPLIT_MIN_ELEMENTS=1,GEMV_GROUPS_PER_CU=64,GEMV_ONE_PASS=1,GEMV_X_CHUNK=32",
      "row/warp-per-row/split-k|row/warp-per-row-vec4/split-k|"
@@ -576,11 +589,15 @@ static const struct tuning gpu_tunings[] = {
     {"generic",
      "GEMV_ROW_WG=64,GEMV_ROW_LANES=8,GEMV_ROW_BATCH=3,GEMV_MULTI_ROW_LANES=4,GEMV_VECTOR=8,"
      "GEMV_GROUP_MIN_K=300,GEMV_UNROLL=3,GEMV_COL_WG=32,GEMV_COL_THREADS=8,GEMV_COL_VECTOR=2,"
-     "GEMV_COL_UNROLL=1,GEMV_GROUPS_PER_CU=16,GEMV_SPLIT_MIN_ELEMENTS=64",
-     "row/multi-row-4/split-k|row/warp-per-row-vec8|row/group-per-row-vec8|column-vec2/split-k", 0, 0},
+     "GEMV_COL_UNROLL=1,GEMV_GROUPS_PER_CU=16,GEMV_SPLIT_MIN_ELEMENTS=64,GEMV_GATHER_X_MIN_ELEMENTS=1",
+     "row/multi-row-4/split-k|row/warp-per-row-vec8|row/group-per-row-vec8|column-vec2/split-k|"
+     "row/group-per-row-vec8/gathered-x",
+     0, 0},
     // Short dots with several elements per work-item: vector and scalar multi-row kernels.
-    {"generic", "GEMV_MULTI_ROW_MAX_K=128,GEMV_MULTI_ROW_ELEMENTS=8,GEMV_MULTI_ROW_LANES=32",
-     "row/multi-row-1|row/multi-row-2-vec4|row/multi-row-8-vec4|multi-row-4/general-stride", 0, 0},
+    {"generic", "GEMV_MULTI_ROW_MAX_K=128,GEMV_MULTI_ROW_ELEMENTS=8,GEMV_MULTI_ROW_LANES=32,GEMV_GATHER_X_MIN_ELEMENTS=1",
+     "row/multi-row-1|row/multi-row-2-vec4|row/multi-row-8-vec4|multi-row-4/general-stride|"
+     "row/multi-row-8-vec4/gathered-x",
+     0, 0},
     {"generic", "GEMV_MULTI_ROW_MAX_K=0,GEMV_VECTOR_MIN_K=1,GEMV_ROW_LANES=64,GEMV_COL_VECTOR=16,GEMV_COL_WG=64",
      "row/warp-per-row-vec4|column-vec16", 0, 0},
 };

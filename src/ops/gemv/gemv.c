@@ -14,6 +14,7 @@
 #include "program.h"
 #include "scratch.h"
 #include "symbols.h"
+#include "workspace.h"
 
 // GEMV's scratch buffer, in 4-byte units: tickets (one per block of a split
 // launch, zero at rest: every launch leaves them zero), then the partial
@@ -49,6 +50,7 @@ struct gemv_plan {
     cl_ulong slice;    // dot elements per slice; k when the dots are not split
     size_t slices;
     int two_pass; // split, finished by gemv_finish
+    int gather_x; // x gathered into a workspace first (gemv_gather_x)
 };
 
 static cl_ulong ceil_div(cl_ulong a, cl_ulong b)
@@ -215,9 +217,10 @@ static void append(char *buffer, size_t size, const char *text, const size_t *nu
 }
 
 // The kernel (of a whole/split pair; CPU kernels split within one) and the
-// variant's name for tailor_last_variant().
+// variant's name for tailor_last_variant(); `x_path` names how a row kernel
+// reads a strided or misaligned x ("/staged-x", "/gathered-x") or is "".
 static void name_variant(struct gemv_plan *p, const enum kernel_id pair[2], size_t vector,
-                         int staged_x, int general_stride)
+                         const char *x_path, int general_stride)
 {
     p->op.kernel = pair[p->slices > 1];
     char *variant = p->op.variant;
@@ -225,8 +228,7 @@ static void name_variant(struct gemv_plan *p, const enum kernel_id pair[2], size
     append(variant, sizeof p->op.variant, kernel_table[p->op.kernel].variant, NULL);
     if (vector)
         append(variant, sizeof p->op.variant, "-vec", &vector);
-    if (staged_x)
-        append(variant, sizeof p->op.variant, "/staged-x", NULL);
+    append(variant, sizeof p->op.variant, x_path, NULL);
     if (p->slices > 1)
         append(variant, sizeof p->op.variant, "/split-k", &p->slices);
     if (p->two_pass)
@@ -266,9 +268,13 @@ static kernel_pairs column_kernels = {{KERNEL_GEMV_COL, KERNEL_GEMV_COL_SPLIT},
 // Dots along lines: several lines per lockstep group for short dots, one
 // lockstep group per line, or a work-group per line for long ones; vector
 // loads of A where its lines are aligned. The kernels load x as vectors
-// where it is unit-stride and aligned; otherwise the one-lockstep-group-per-
+// where it is unit-stride and aligned. Otherwise the one-lockstep-group-per-
 // line kernels gather it into local memory once for the group's lines
-// (GEMV_X_CHUNK), the others gather it on every line.
+// (GEMV_X_CHUNK); the others would gather it on every line, and in calls of
+// GEMV_GATHER_X_MIN_ELEMENTS elements of A or more gemv_gather_x copies it
+// into a workspace first, where it is unit-stride and aligned: one more
+// launch, worth it where the lines are many. The scalar kernels load x
+// element by element, so only a strided x costs them.
 static void plan_rows(const struct gemv_call *c, struct gemv_plan *p)
 {
     const int *t = c->ctx->profile.tune;
@@ -300,15 +306,20 @@ static void plan_rows(const struct gemv_call *c, struct gemv_plan *p)
     int x_gathered = c->incx != 1 || c->x_base % width != 0;
     int staged = vector && x_gathered && family == &wide_kernels && rows_per_group > 1 &&
                  t[TUNE_GEMV_X_CHUNK] > 0;
+    cl_ulong min_elements = (cl_ulong)t[TUNE_GEMV_GATHER_X_MIN_ELEMENTS];
+    p->gather_x = !staged && (vector ? x_gathered : c->incx != 1) && min_elements > 0 &&
+                  c->outputs * c->k >= min_elements &&
+                  c->k * c->in_bytes <= c->ctx->info.global_mem_bytes / 8;
     cl_ulong blocks = ceil_div(c->outputs, rows_per_group);
     plan_slices(c, p, blocks, min_u64(rows_per_group, c->outputs) * c->k,
                 vector ? lanes * width : lanes);
+    p->op.launches += (size_t)p->gather_x;
     p->global[0] = (size_t)(blocks * group);
     p->global[1] = p->slices;
     p->local[0] = (size_t)group;
     p->local[1] = 1;
     name_variant(p, staged ? wide_staged_kernels : (*family)[vector], vector ? (size_t)width : 0,
-                 staged, wants_vector && !aligned);
+                 staged ? "/staged-x" : p->gather_x ? "/gathered-x" : "", wants_vector && !aligned);
 }
 
 // Dots across lines: TX work-items of a group along the outputs, the rest of
@@ -328,7 +339,7 @@ static void plan_columns(const struct gemv_call *c, struct gemv_plan *p)
     p->global[1] = p->slices * (size_t)ty;
     p->local[0] = (size_t)tx;
     p->local[1] = (size_t)ty;
-    name_variant(p, column_kernels[aligned], aligned ? (size_t)width : 0, 0, !aligned);
+    name_variant(p, column_kernels[aligned], aligned ? (size_t)width : 0, "", !aligned);
 }
 
 // CPUs: a few long contiguous shares per core, one work-item each. Rows:
@@ -354,7 +365,7 @@ static void plan_cpu(const struct gemv_call *c, struct gemv_plan *p)
     p->local[0] = p->local[1] = 1;
     const enum kernel_id kernel = c->rows ? KERNEL_GEMV_CPU_ROWS : KERNEL_GEMV_CPU_COLS;
     const enum kernel_id pair[2] = {kernel, kernel};
-    name_variant(p, pair, 0, 0, 0);
+    name_variant(p, pair, 0, "", 0);
 }
 
 // The program of A's and x's type, [16-bit: f16, bf16][CPU kernels].
@@ -426,7 +437,7 @@ static cl_ulong16 pack_call(const struct gemv_call *c, const struct gemv_plan *p
     return packed;
 }
 
-static tailor_status launch(const struct gemv_call *c, const struct gemv_plan *p)
+static tailor_status launch_kernel(const struct gemv_call *c, const struct gemv_plan *p)
 {
     struct kernel_lease kernel = {0};
     struct scratch_lease scratch = {0};
@@ -460,6 +471,50 @@ static tailor_status launch(const struct gemv_call *c, const struct gemv_plan *p
     scratch_release(&scratch);
     kernel_release(&kernel);
     return status;
+}
+
+// x copied into a workspace, then the call reading it there (unit-stride,
+// aligned); the lease keeps other threads' calls on the queue from
+// overwriting it before the kernel that reads it is enqueued. An in-order
+// queue orders the two launches without an event, which costs the host
+// time on every call.
+static tailor_status launch_gathered(const struct gemv_call *c, const struct gemv_plan *p)
+{
+    struct workspace_lease lease;
+    tailor_status status =
+        workspace_acquire(c->ctx->workspaces, c->queue, (size_t)c->k * c->in_bytes, &lease);
+    if (status != TAILOR_SUCCESS)
+        return status;
+    size_t group = (size_t)tune(c->ctx, TUNE_GEMV_ROW_WG);
+    size_t global = (size_t)round_up(c->k, group);
+    struct kernel_args args = {0};
+    args_mem(&args, c->x);
+    args_u64(&args, c->x_base);
+    args_i64(&args, c->incx);
+    args_u64(&args, c->k);
+    args_mem(&args, lease.buffer);
+    cl_event gathered = NULL;
+    int in_order = queue_in_order(c->queue);
+    status = kernel_launch(c->ctx, p->op.program, KERNEL_GEMV_GATHER_X, &args, c->queue, 1, &global,
+                           &group, c->wait_count, c->wait_list, in_order ? NULL : &gathered);
+    if (status == TAILOR_SUCCESS) {
+        struct gemv_call call = *c;
+        call.x = lease.buffer;
+        call.x_base = 0;
+        call.incx = 1;
+        call.wait_count = in_order ? 0 : 1;
+        call.wait_list = in_order ? NULL : &gathered;
+        status = launch_kernel(&call, p);
+    }
+    if (gathered)
+        clReleaseEvent(gathered);
+    workspace_release(&lease);
+    return status;
+}
+
+static tailor_status launch(const struct gemv_call *c, const struct gemv_plan *p)
+{
+    return p->gather_x ? launch_gathered(c, p) : launch_kernel(c, p);
 }
 
 // y = beta * y (alpha == 0 or empty dots): A and x are not read, nor y when

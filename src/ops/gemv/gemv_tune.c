@@ -1,7 +1,7 @@
 // What the tuner searches for GEMV: on GPUs the kernels of short lines
 // (several lines a lockstep group), of long lines (vector loads, a group a
-// line, split dots; then with x strided) and of columns (transposed
-// row-major), each on its own shapes; on CPUs the CPU kernels (and whether
+// line, split dots; then with x strided, staged or gathered first) and of
+// columns (transposed row-major), each on its own shapes; on CPUs the CPU kernels (and whether
 // to use them) on the CPU bench's shapes.
 #include "gemv.h"
 
@@ -22,6 +22,9 @@ static const struct tune_task tasks[] = {
      {ROWS(8192, 8192), ROWS(1024, 65536), ROWS(65536, 1024), ROWS(3001, 5003), ROWS(64, 200000)}},
     {"strided x", TUNE_ON_GPU, 1, TUNE_PARAMS(TUNE_GEMV_X_CHUNK),
      {STRIDED_ROWS(8192, 8192, 2), STRIDED_ROWS(16384, 2048, -1), STRIDED_ROWS(4096, 4096, 3)}},
+    {"gathered x", TUNE_ON_GPU, 1, TUNE_PARAMS(TUNE_GEMV_GATHER_X_MIN_ELEMENTS),
+     {STRIDED_ROWS(1024, 65536, 2), STRIDED_ROWS(128, 65536, 2), STRIDED_ROWS(64, 65536, 2),
+      STRIDED_ROWS(65536, 64, -1), STRIDED_ROWS(262144, 100, 2)}},
     {"columns", TUNE_ON_GPU, 2,
      TUNE_PARAMS(TUNE_GEMV_COL_WG, TUNE_GEMV_COL_THREADS, TUNE_GEMV_COL_VECTOR,
                  TUNE_GEMV_COL_UNROLL),
