@@ -4,11 +4,12 @@ doc/performance.md for tailor_sgemv and tailor_gemv.
 
 y = alpha A x + beta y (alpha 1, beta 0.5, as the bench) by `y.addmv_(A, x)`, with A row-major
 m x n and, for `:t`, A transposed (`A.t()`, a view, as tailor's row-major trans). A, x and y are
-all of the row's dtype: f32, f16 or bf16. GB/s count the bytes the bench counts (A and x read, y
+all of the row's dtype: f32, f16 or bf16; `:xN` reads x with a stride of N (N > 0: torch has no
+negative strides). GB/s count the bytes the bench counts (A and x read, y
 read and written). Timed as tools/cublas_reference.py times (the median of 7 batches of
 back-to-back calls, CUDA events around each batch).
 
-    python3 tools/torch_gemv_reference.py [--json FILE] [--shapes MxN[:t][:f16|:bf16],...]
+    python3 tools/torch_gemv_reference.py [--json FILE] [--shapes MxN[:t][:f16|:bf16][:xN],...]
 """
 import argparse
 import json
@@ -28,7 +29,8 @@ def parse(shape):
     parts = shape.split(":")
     m, n = (int(v) for v in parts[0].split("x"))
     dtype = next((p for p in parts[1:] if p in DTYPES), "f32")
-    return m, n, "t" in parts[1:], dtype
+    incx = next((int(p[1:]) for p in parts[1:] if p.startswith("x")), 1)
+    return m, n, "t" in parts[1:], dtype, incx
 
 
 def main():
@@ -39,11 +41,11 @@ def main():
     rows = []
     print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}")
     for shape in args.shapes.split(","):
-        m, n, trans, dtype = parse(shape)
+        m, n, trans, dtype, incx = parse(shape)
         element = torch.tensor([], dtype=DTYPES[dtype]).element_size()
         a = torch.randn(m, n, device="cuda", dtype=DTYPES[dtype])
         outputs, k = (n, m) if trans else (m, n)
-        x = torch.randn(k, device="cuda", dtype=DTYPES[dtype])
+        x = torch.randn(k * incx, device="cuda", dtype=DTYPES[dtype])[::incx]
         y = torch.randn(outputs, device="cuda", dtype=DTYPES[dtype])
         op_a = a.t() if trans else a
         seconds = time_batches(torch, lambda: y.addmv_(op_a, x, beta=0.5, alpha=1.0))
