@@ -283,6 +283,7 @@ TEMPLATE floatV x_lanes(const __global IN_T *x, ulong x_base, long incx, ulong j
 // The same with VEC-wide loads of A: lines are VEC-aligned and begin is a
 // multiple of VEC; the last few elements of an odd-length dot are loaded one
 // at a time.
+#define TAIL_LOADS (GEMV_UNROLL > 1 ? GEMV_UNROLL - 1 : 1)
 TEMPLATE void dots_vector_x(const __global IN_T *a, const ulong *at, uint batch,
                             const __global IN_T *x, ulong x_base, long incx, ulong begin,
                             ulong end, uint lane, uint lanes, float *acc, int contiguous)
@@ -299,10 +300,20 @@ TEMPLATE void dots_vector_x(const __global IN_T *a, const ulong *at, uint batch,
             for (uint u = 0; u < GEMV_UNROLL; ++u)
                 sums[b] += LOADA_IN(VEC, a + at[b], v + u * lanes) * xs[u];
     }
-    for (; v < vectors; v += lanes) {
-        floatV xv = x_lanes(x, x_base, incx, v * VEC, contiguous);
+    // Fewer than GEMV_UNROLL vectors are left to the lane: loaded together
+    // as well, from indices clamped to the last vector, the surplus products
+    // discarded by select (not multiplied by 0, which would turn an infinity
+    // into NaN). Short dots (a few vectors a lane) would otherwise load one
+    // vector at a time.
+    if (v < vectors) {
+        floatV xs[TAIL_LOADS];
+        for (uint u = 0; u < TAIL_LOADS; ++u)
+            xs[u] = x_lanes(x, x_base, incx, min(v + u * lanes, vectors - 1) * VEC, contiguous);
         for (uint b = 0; b < batch; ++b)
-            sums[b] += LOADA_IN(VEC, a + at[b], v) * xv;
+            for (uint u = 0; u < TAIL_LOADS; ++u) {
+                floatV product = LOADA_IN(VEC, a + at[b], min(v + u * lanes, vectors - 1)) * xs[u];
+                sums[b] += v + u * lanes < vectors ? product : (floatV)(0.0f);
+            }
     }
     for (uint b = 0; b < batch; ++b)
         acc[b] = SUMV(sums[b]);
