@@ -244,6 +244,9 @@ __kernel void gemv_gather_x(const __global IN_T *x, ulong x_base, long incx, ulo
         gathered[j] = x[(long)x_base + (long)j * incx];
 }
 
+// The loads of a lane's last elements or vectors, fewer than GEMV_UNROLL.
+#define TAIL_LOADS (GEMV_UNROLL > 1 ? GEMV_UNROLL - 1 : 1)
+
 // Partial dots of `batch` lines (elements at[b] on) over [begin, end): lane
 // `lane` of `lanes` takes every lanes-th element, GEMV_UNROLL loads in flight.
 TEMPLATE void dots_scalar(const __global IN_T *a, const ulong *at, uint batch,
@@ -259,10 +262,16 @@ TEMPLATE void dots_scalar(const __global IN_T *a, const ulong *at, uint batch,
             for (uint u = 0; u < GEMV_UNROLL; ++u)
                 acc[b] += LOAD_IN(a, at[b] + j + u * lanes) * xs[u];
     }
-    for (; j < end; j += lanes) {
-        float xj = x_at(x, x_base, incx, j);
+    // The lane's last few elements loaded together (see dots_vector_x).
+    if (j < end) {
+        float xs[TAIL_LOADS];
+        for (uint u = 0; u < TAIL_LOADS; ++u)
+            xs[u] = x_at(x, x_base, incx, min(j + u * lanes, end - 1));
         for (uint b = 0; b < batch; ++b)
-            acc[b] += LOAD_IN(a, at[b] + j) * xj;
+            for (uint u = 0; u < TAIL_LOADS; ++u) {
+                float product = LOAD_IN(a, at[b] + min(j + u * lanes, end - 1)) * xs[u];
+                acc[b] += j + u * lanes < end ? product : 0.0f;
+            }
     }
 }
 
@@ -283,7 +292,6 @@ TEMPLATE floatV x_lanes(const __global IN_T *x, ulong x_base, long incx, ulong j
 // The same with VEC-wide loads of A: lines are VEC-aligned and begin is a
 // multiple of VEC; the last few elements of an odd-length dot are loaded one
 // at a time.
-#define TAIL_LOADS (GEMV_UNROLL > 1 ? GEMV_UNROLL - 1 : 1)
 TEMPLATE void dots_vector_x(const __global IN_T *a, const ulong *at, uint batch,
                             const __global IN_T *x, ulong x_base, long incx, ulong begin,
                             ulong end, uint lane, uint lanes, float *acc, int contiguous)
