@@ -13,6 +13,8 @@
     "SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_MID_PERCENT=0,SGEMM_BM=16,SGEMM_BN=16,SGEMM_BK=8"
 // Few elements per slice, so that dots of a few hundred elements are split.
 #define GEMV_SPLIT_TUNING "GEMV_SPLIT_MIN_ELEMENTS=64"
+// Every strided x gathered into a workspace before the row kernel.
+#define GEMV_GATHER_TUNING "GEMV_GATHER_X_MIN_ELEMENTS=1"
 // Split k into slices of 16 (two steps of BK) wherever k allows, operands
 // off the load vector staged.
 #define SGEMM_SPLIT_TUNING                                                                          \
@@ -40,7 +42,8 @@ const struct scenario scenarios[] = {
 
     // GEMV: row and column kernels, split-k finished in one pass (atomic
     // ticket, per-queue scratch) and in two (gemv_finish), a temporary
-    // scratch buffer on an out-of-order queue, and the scale quick path.
+    // scratch buffer on an out-of-order queue, x gathered into a workspace
+    // first (in and out of order), and the scale quick path.
     {"gemv, cold handle, no cache", OPERATION_SGEMV, .cold = 1, .profile = "cpu",
      .tuning = GEMV_SPLIT_TUNING, .variant = "cpu/rows/split-k", .m = 5, .n = 600,
      .layout = TAILOR_ROW_MAJOR, .trans = TAILOR_NO_TRANS, .alpha = 2, .beta = 0.5f},
@@ -60,6 +63,12 @@ const struct scenario scenarios[] = {
     {"gemv split-k, out-of-order queue", OPERATION_SGEMV, .profile = "cpu", .tuning = GEMV_SPLIT_TUNING,
      .variant = "split-k", .m = 5, .n = 600, .layout = TAILOR_ROW_MAJOR, .trans = TAILOR_NO_TRANS,
      .alpha = 1, .beta = 1, .out_of_order = 1},
+    {"gemv x gathered first", OPERATION_SGEMV, .profile = "generic", .tuning = GEMV_GATHER_TUNING,
+     .variant = "/gathered-x", .m = 37, .n = 40, .layout = TAILOR_ROW_MAJOR, .trans = TAILOR_NO_TRANS,
+     .alpha = 2, .beta = 0.5f, .incx = 2},
+    {"gemv x gathered first, out-of-order queue", OPERATION_SGEMV, .profile = "generic",
+     .tuning = GEMV_GATHER_TUNING, .variant = "/gathered-x", .m = 37, .n = 40, .layout = TAILOR_ROW_MAJOR,
+     .trans = TAILOR_NO_TRANS, .alpha = 1, .beta = 1, .incx = -3, .out_of_order = 1},
     {"gemv scale (alpha = 0)", OPERATION_SGEMV, .profile = "generic", .variant = "scale", .m = 50, .n = 7,
      .layout = TAILOR_ROW_MAJOR, .trans = TAILOR_NO_TRANS, .alpha = 0, .beta = 2},
 
