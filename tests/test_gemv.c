@@ -428,9 +428,10 @@ static void check_wait_list(struct run *run, size_t m, size_t n)
     free(y);
 }
 
-// An out-of-order queue: split launches get a scratch buffer of their own,
-// an x gathered first a workspace of its own and an event between the two
-// launches (the second call's x is strided, NaN between its elements).
+// An out-of-order queue: split launches get a scratch buffer of their own;
+// where x is gathered first, a workspace of its own and an event between
+// the two launches (the second call's x is strided, NaN between its
+// elements).
 static void check_out_of_order_queue(struct run *run)
 {
     cl_int error;
@@ -594,7 +595,8 @@ static const struct tuning gpu_tunings[] = {
      "row/group-per-row-vec8/gathered-x",
      0, 0},
     // Short dots with several elements per work-item: vector and scalar multi-row kernels.
-    {"generic", "GEMV_MULTI_ROW_MAX_K=128,GEMV_MULTI_ROW_ELEMENTS=8,GEMV_MULTI_ROW_LANES=32,GEMV_GATHER_X_MIN_ELEMENTS=1",
+    {"generic",
+     "GEMV_MULTI_ROW_MAX_K=128,GEMV_MULTI_ROW_ELEMENTS=8,GEMV_MULTI_ROW_LANES=32,GEMV_GATHER_X_MIN_ELEMENTS=1",
      "row/multi-row-1|row/multi-row-2-vec4|row/multi-row-8-vec4|multi-row-4/general-stride|"
      "row/multi-row-8-vec4/gathered-x",
      0, 0},
