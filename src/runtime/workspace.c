@@ -96,6 +96,11 @@ static tailor_status new_buffer(cl_context context, size_t bytes, cl_mem *out)
     return TAILOR_SUCCESS;
 }
 
+size_t workspace_limit_bytes(const tailor_device_info *facts)
+{
+    return (size_t)(facts->global_mem_bytes / 8);
+}
+
 tailor_status workspace_acquire(struct workspace_table *table, cl_command_queue queue, size_t bytes,
                                 struct workspace_lease *lease)
 {

@@ -25,6 +25,10 @@ struct workspace_table *workspace_table_create(cl_context context);
 // enqueued completes normally.
 void workspace_table_release(struct workspace_table *table);
 
+// The most bytes a call's workspace may take: an eighth of the device's
+// memory. Operations whose fast path needs more take another path.
+size_t workspace_limit_bytes(const tailor_device_info *facts);
+
 // A buffer of at least `bytes` (not initialized) for launches on `queue`.
 tailor_status workspace_acquire(struct workspace_table *table, cl_command_queue queue, size_t bytes,
                                 struct workspace_lease *lease);

@@ -309,7 +309,7 @@ static void plan_rows(const struct gemv_call *c, struct gemv_plan *p)
     cl_ulong min_elements = (cl_ulong)t[TUNE_GEMV_GATHER_X_MIN_ELEMENTS];
     p->gather_x = !staged && (vector ? x_gathered : c->incx != 1) && min_elements > 0 &&
                   c->outputs * c->k >= min_elements &&
-                  c->k * c->in_bytes <= c->ctx->info.global_mem_bytes / 8;
+                  c->k * c->in_bytes <= workspace_limit_bytes(&c->ctx->info);
     cl_ulong blocks = ceil_div(c->outputs, rows_per_group);
     plan_slices(c, p, blocks, min_u64(rows_per_group, c->outputs) * c->k,
                 vector ? lanes * width : lanes);

@@ -258,10 +258,10 @@ static struct cpu_panels cpu_panels_of(const struct sgemm_call *c)
     return panels;
 }
 
-// The most floats a call's workspace may take: an eighth of the device's memory.
+// The most floats a call's workspace may take.
 static size_t workspace_limit(const struct sgemm_call *c)
 {
-    return (size_t)(c->ctx->info.global_mem_bytes / 8 / sizeof(float));
+    return workspace_limit_bytes(&c->ctx->info) / sizeof(float);
 }
 
 // The product has at least side^3 multiply-adds (a side of 0: never).
