@@ -5,9 +5,9 @@ doc/performance.md for tailor_sgemv and tailor_gemv.
 y = alpha A x + beta y (alpha 1, beta 0.5, as the bench) by `y.addmv_(A, x)`, with A row-major
 m x n and, for `:t`, A transposed (`A.t()`, a view, as tailor's row-major trans). A, x and y are
 all of the row's dtype: f32, f16 or bf16; `:xN` reads x with a stride of N (N > 0: torch has no
-negative strides). GB/s count the bytes the bench counts (A and x read, y
-read and written). Timed as tools/cublas_reference.py times (the median of 7 batches of
-back-to-back calls, CUDA events around each batch).
+negative strides). GB/s count the bytes the bench counts (A and x read, y read and written).
+Timed as tools/cublas_reference.py times (the median of 7 batches of back-to-back calls, CUDA
+events around each batch).
 
     python3 tools/torch_gemv_reference.py [--json FILE] [--shapes MxN[:t][:f16|:bf16][:xN],...]
 """

@@ -1,8 +1,8 @@
 // What the tuner searches for GEMV: on GPUs the kernels of short lines
 // (several lines a lockstep group), of long lines (vector loads, a group a
 // line, split dots; then with x strided, staged or gathered first) and of
-// columns (transposed row-major), each on its own shapes; on CPUs the CPU kernels (and whether
-// to use them) on the CPU bench's shapes.
+// columns (transposed row-major), each on its own shapes; on CPUs the CPU
+// kernels (and whether to use them) on the CPU bench's shapes.
 #include "gemv.h"
 
 #define ROWS(rows, cols) {.operation = TAILOR_OP_SGEMV, .m = rows, .n = cols, .alpha = 1, .beta = 0.5f}
