@@ -342,6 +342,11 @@ TEMPLATE void dots_vector(const __global IN_T *a, const ulong *at, uint batch,
         dots_vector_x(a, at, batch, x, x_base, incx, begin, end, lane, lanes, acc, 0);
 }
 
+// A lane's vectors of a chunk, and a work-item's elements of x, in the
+// staged kernels (whose lanes are ROW_LANES).
+#define STAGED_LOADS ((X_CHUNK / VEC + ROW_LANES - 1) / ROW_LANES)
+#define STAGED_X_LOADS ((X_CHUNK + GEMV_ROW_WG - 1) / GEMV_ROW_WG)
+
 // The vector dots with x staged: the group gathers X_CHUNK elements of x at a
 // time into local memory, where its lines read them as vectors. A strided or
 // misaligned x is then loaded once a group rather than element by element on
@@ -363,24 +368,34 @@ TEMPLATE void dots_vector_staged(const __global IN_T *a, const ulong *at, uint b
     __local float *x_elements = (__local float *)x_local;
     for (ulong chunk = begin; chunk < end; chunk += X_CHUNK) {
         const uint length = (uint)min((ulong)X_CHUNK, end - chunk);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        for (uint i = get_local_id(0); i < length; i += GEMV_ROW_WG)
-            x_elements[i] = x_at(x, x_base, incx, chunk + i);
-        barrier(CLK_LOCAL_MEM_FENCE);
         const ulong first = chunk / VEC, last = min(vectors, (chunk + length) / VEC);
-        ulong v = first + lane;
-        for (; v + (GEMV_UNROLL - 1) * lanes < last; v += GEMV_UNROLL * lanes) {
-            floatV xs[GEMV_UNROLL];
-            for (uint u = 0; u < GEMV_UNROLL; ++u)
-                xs[u] = x_local[v - first + u * lanes];
+        // The chunk's vectors of A and elements of x are all requested
+        // before the barriers, so that their latencies overlap.
+        floatV as[GEMV_ROW_BATCH][STAGED_LOADS];
+        for (uint u = 0; u < STAGED_LOADS; ++u) {
+            ulong v = first + lane + u * lanes;
             for (uint b = 0; b < batch; ++b)
-                for (uint u = 0; u < GEMV_UNROLL; ++u)
-                    sums[b] += LOADA_IN(VEC, a + at[b], v + u * lanes) * xs[u];
+                as[b][u] = v < last ? LOADA_IN(VEC, a + at[b], v) : (floatV)(0.0f);
         }
-        for (; v < last; v += lanes) {
-            floatV xv = x_local[v - first];
-            for (uint b = 0; b < batch; ++b)
-                sums[b] += LOADA_IN(VEC, a + at[b], v) * xv;
+        float xs[STAGED_X_LOADS];
+        for (uint u = 0; u < STAGED_X_LOADS; ++u) {
+            uint i = get_local_id(0) + u * GEMV_ROW_WG;
+            xs[u] = i < length ? x_at(x, x_base, incx, chunk + i) : 0.0f;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint u = 0; u < STAGED_X_LOADS; ++u) {
+            uint i = get_local_id(0) + u * GEMV_ROW_WG;
+            if (i < length)
+                x_elements[i] = xs[u];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint u = 0; u < STAGED_LOADS; ++u) {
+            ulong v = first + lane + u * lanes;
+            if (v < last) {
+                floatV xv = x_local[v - first];
+                for (uint b = 0; b < batch; ++b)
+                    sums[b] += as[b][u] * xv;
+            }
         }
         for (ulong j = last * VEC + lane; j < chunk + length; j += lanes) {
             float xj = x_elements[j - chunk];
