@@ -229,6 +229,7 @@ __kernel void gemv_scale(__global void *y, uint y_type, ulong y_base, long incy,
 #define COL_UNROLL (GEMV_COL_UNROLL / 2)
 #endif
 #define COLV CAT(float, COL_VEC)
+#define COL_TAIL_LOADS (COL_UNROLL > 1 ? COL_UNROLL - 1 : 1)
 #define VSTORE_COL CAT(vstore, COL_VEC)
 
 #define ADD(a, b) ((a) + (b))
@@ -527,50 +528,76 @@ DEFINE_STAGED_ROW_KERNEL(gemv_row_wide_staged, gemv_row_wide_staged_split, ROW_L
 
 // Column kernels: a group of TX x TY work-items takes TX * COL_VEC
 // consecutive outputs; work-item (tx, ty) holds COL_VEC of them and
-// walks down every TY-th line of the group's slice (neighbouring work-items
-// load neighbouring vectors of a line: coalesced), then the TY partial sums
-// of each output meet in local memory.
+// walks down every TY-th line of the group's slice, then the TY partial sums
+// of each output meet in local memory. On aligned lines a work-item's outputs
+// are one vector (neighbouring work-items load neighbouring vectors); on
+// lines off the vector they lie TX apart, so that each of its element loads
+// reads, across the lockstep group, consecutive elements of the line.
+//
+// A work-item's COL_VEC elements of one line, from `line` on (`step` apart);
+// those past the line's last output (`last` elements on) read that output,
+// and are not stored.
+TEMPLATE COLV col_elements(const __global IN_T *line, int aligned, uint step, ulong last)
+{
+    if (aligned)
+        return LOADA_IN(COL_VEC, line, 0);
+    float e[COL_VEC];
+    for (uint i = 0; i < COL_VEC; ++i)
+        e[i] = LOAD_IN(line, min((ulong)(i * step), last));
+    return CAT(vload, COL_VEC)(0, e);
+}
+
 TEMPLATE void gemv_cols(CALL_PARAMETERS, __local COLV *part, __local uint *last_flag, int aligned,
                       int split)
 {
     const uint tx = get_local_id(0), ty = get_local_id(1);
     const uint TX = get_local_size(0), TY = get_local_size(1);
-    const ulong c = (get_group_id(0) * TX + tx) * COL_VEC;
+    const ulong block = get_group_id(0) * TX * COL_VEC;
+    const ulong c = aligned ? block + tx * COL_VEC : block + tx;
+    const uint step = aligned ? 1 : TX;
     const ulong begin = get_group_id(1) * slice, end = min(k, begin + slice);
     const uint slices = get_num_groups(1);
+    // Work-items whose outputs all lie past the end read the last one.
+    const ulong first = min(c, outputs - 1), last = outputs - 1 - first;
+    const __global IN_T *p = a + a_offset + first;
     COLV acc = (COLV)(0.0f);
-    if (c + COL_VEC <= outputs) {
-        const __global IN_T *p = a + a_offset + c;
+    if (!aligned || c + COL_VEC <= outputs) {
         ulong l = begin + ty;
         for (; l + (COL_UNROLL - 1) * TY < end; l += COL_UNROLL * TY) {
             COLV as[COL_UNROLL];
             float xs[COL_UNROLL];
             for (uint u = 0; u < COL_UNROLL; ++u) {
-                const __global IN_T *line = p + (l + u * TY) * lda;
-                as[u] = aligned ? LOADA_IN(COL_VEC, line, 0)
-                                : VLOAD_IN(COL_VEC, line, 0);
+                as[u] = col_elements(p + (l + u * TY) * lda, aligned, step, last);
                 xs[u] = x_at(x, x_base, incx, l + u * TY);
             }
             for (uint u = 0; u < COL_UNROLL; ++u)
                 acc += as[u] * xs[u];
         }
-        for (; l < end; l += TY) {
-            const __global IN_T *line = p + l * lda;
-            acc += (aligned ? LOADA_IN(COL_VEC, line, 0)
-                            : VLOAD_IN(COL_VEC, line, 0)) *
-                   x_at(x, x_base, incx, l);
+        // The work-item's last lines (fewer than COL_UNROLL) loaded together,
+        // as a row kernel's lane loads its last vectors (dots_vector_x).
+        if (l < end) {
+            COLV as[COL_TAIL_LOADS];
+            float xs[COL_TAIL_LOADS];
+            for (uint u = 0; u < COL_TAIL_LOADS; ++u) {
+                const ulong at = min(l + u * TY, end - 1);
+                as[u] = col_elements(p + at * lda, aligned, step, last);
+                xs[u] = x_at(x, x_base, incx, at);
+            }
+            for (uint u = 0; u < COL_TAIL_LOADS; ++u)
+                acc += l + u * TY < end ? as[u] * xs[u] : (COLV)(0.0f);
         }
     } else if (c < outputs) {
-        // The last outputs, fewer than a vector: one element at a time.
+        // The last outputs of aligned lines, fewer than a vector: one
+        // element at a time.
         float sums[COL_VEC];
         for (uint i = 0; i < COL_VEC; ++i)
             sums[i] = 0.0f;
         for (ulong l = begin + ty; l < end; l += TY) {
-            const __global IN_T *line = a + a_offset + l * lda;
+            const __global IN_T *line = p + l * lda;
             float xl = x_at(x, x_base, incx, l);
             for (uint i = 0; i < COL_VEC; ++i)
                 if (c + i < outputs)
-                    sums[i] += LOAD_IN(line, c + i) * xl;
+                    sums[i] += LOAD_IN(line, i) * xl;
         }
         acc = CAT(vload, COL_VEC)(0, sums);
     }
@@ -586,20 +613,21 @@ TEMPLATE void gemv_cols(CALL_PARAMETERS, __local COLV *part, __local uint *last_
 
     if (!split) {
         if (ty == 0)
-            for (uint i = 0; i < COL_VEC && c + i < outputs; ++i)
-                store_output(y, y_type, y_base, incy, c + i, alpha, sums[i], beta,
-                             load_old(y, y_type, y_base, incy, c + i, beta));
+            for (uint i = 0; i < COL_VEC; ++i)
+                if (c + i * step < outputs)
+                    store_output(y, y_type, y_base, incy, c + i * step, alpha, sums[i], beta,
+                                 load_old(y, y_type, y_base, incy, c + i * step, beta));
         return;
     }
     __global float *partials = (__global float *)scratch + partials_at;
     if (ty == 0)
-        for (uint i = 0; i < COL_VEC && c + i < outputs; ++i)
-            partials[get_group_id(1) * outputs + c + i] = sums[i];
+        for (uint i = 0; i < COL_VEC; ++i)
+            if (c + i * step < outputs)
+                partials[get_group_id(1) * outputs + c + i * step] = sums[i];
 #if GEMV_ONE_PASS
     if (!last_of_block(scratch + tickets_at + get_group_id(0), slices, last_flag))
         return;
     // Every work-item of the last group takes some of the block's outputs.
-    ulong block = get_group_id(0) * TX * COL_VEC;
     ulong block_end = min(outputs, block + TX * COL_VEC);
     for (ulong i = block + ty * TX + tx; i < block_end; i += TX * TY)
         store_output(y, y_type, y_base, incy, i, alpha, sum_partials(partials, outputs, slices, i), beta,
