@@ -948,7 +948,7 @@ transpose_realigned(ulong rows, ulong cols, const __global ELEM *restrict a, ulo
 #undef R_ELEMENT
 #undef R_SHIFT
 
-// GPU methods, narrow matrices of 1- and 2-byte elements (A or B with rows
+// GPU methods, narrow matrices of 1-, 2- and 4-byte elements (A or B with rows
 // of a few elements): the element-wise kernel's tiles, each side moved in
 // aligned 16-byte vectors. A side is read or written either as rows of the
 // tile (rows mode: each row's run vector-aligned) or, where its rows are
@@ -958,11 +958,11 @@ transpose_realigned(ulong rows, ulong cols, const __global ELEM *restrict a, ulo
 // mode, bit 1 for B's. Vectors reaching past the matrix go element by
 // element. Local rows as in the realigned kernel, a word more every RV rows
 // and padded to an odd number of words (unpadded in A's span mode).
-#if ELEMENT_BYTES <= 2 && !SCALED
+#if ELEMENT_BYTES <= 4 && !SCALED
 #define S_ROW_AT(r) ((r) * pitch + (r) / RV * R_WORD)
 // Tiles of 8 KiB: two vectors per work-item each way (src/ops/transpose's
 // transpose_spans_area_log2).
-#define S_AREA_LOG2 (ELEMENT_BYTES == 1 ? 13 : 12)
+#define S_AREA_LOG2 (ELEMENT_BYTES == 1 ? 13 : ELEMENT_BYTES == 2 ? 12 : 11)
 
 __kernel __attribute__((reqd_work_group_size(E_GROUP, 1, 1))) void
 transpose_spans(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a_offset, ulong lda,

@@ -215,9 +215,9 @@ static void check_shapes(struct run *run, int small, unsigned long long *seed)
         if (run->expect_realigned[s])
             CHECK(run->realigned[s], "%s: no %zu-byte call took the realigned kernel", run->label,
                   element_sizes[s]);
-    // Narrow packed shapes of 1- and 2-byte elements took the span kernel
-    // with A and with B as a span on GPU methods.
-    for (size_t s = 0; s < 2 && !small; ++s)
+    // Narrow packed shapes of 1-, 2- and 4-byte elements took the span
+    // kernel with A and with B as a span on GPU methods.
+    for (size_t s = 0; s < 3 && !small; ++s)
         if (run->gpu_method[s])
             CHECK(run->spans[s][0] && run->spans[s][1],
                   "%s: no %zu-byte call took the span kernel with A (%d) and B (%d) as a span",

@@ -295,14 +295,14 @@ static int spans_side(size_t e, cl_ulong offset, cl_ulong ld, cl_ulong length, s
     return ld == length && length <= tile_length && (tile_lines * length * e) % 16 == 0;
 }
 
-// GPU methods, narrow matrices of 1- and 2-byte elements whose sides both
+// GPU methods, narrow matrices of 1-, 2- and 4-byte elements whose sides both
 // allow 16-byte vectors (spans_side): tiles shaped as the element-wise
 // kernel's (planned before, which stays where these do not fit), of
 // transpose_spans_area_log2 elements, through the span kernel.
 static void plan_spans(const struct transpose_call *c, struct launch_plan *p)
 {
     size_t e = c->element_bytes;
-    if (e > 2 || c->scaling != SCALING_NONE || c->ctx->info.mem_base_addr_align_bits < 128)
+    if (e > 4 || c->scaling != SCALING_NONE || c->ctx->info.mem_base_addr_align_bits < 128)
         return;
     unsigned area_log2 = transpose_spans_area_log2(e), cols_log2 = small_tile_cols_log2(c, area_log2);
     size_t tile_cols = (size_t)1 << cols_log2, tile_rows = (size_t)1 << (area_log2 - cols_log2);

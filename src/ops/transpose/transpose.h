@@ -49,7 +49,7 @@ static inline unsigned transpose_elements_area_log2(size_t element_bytes)
 // 16-byte vectors per work-item each way.
 static inline unsigned transpose_spans_area_log2(size_t element_bytes)
 {
-    return element_bytes == 1 ? 13 : 12;
+    return element_bytes == 1 ? 13 : element_bytes == 2 ? 12 : 11;
 }
 
 // The realigned kernel (R_* in cl/transpose.cl): tiles of A of

@@ -71,10 +71,11 @@
      PROGRAM_BIT(TRANSPOSE_REGISTERS_1) | PROGRAM_BIT(TRANSPOSE_REGISTERS_2) |                      \
      PROGRAM_BIT(TRANSPOSE_REGISTERS_4) | PROGRAM_BIT(TRANSPOSE_REGISTERS_8) |                      \
      PROGRAM_BIT(TRANSPOSE_REGISTERS_SCALED_F32) | PROGRAM_BIT(TRANSPOSE_REGISTERS_SCALED_F64))
-// The GPU methods' unscaled programs of 1- and 2-byte elements: the span kernel's.
+// The GPU methods' unscaled programs of 1-, 2- and 4-byte elements: the span kernel's.
 #define TRANSPOSE_SPANS_SET                                                                         \
     (PROGRAM_BIT(TRANSPOSE_LOCAL_1) | PROGRAM_BIT(TRANSPOSE_LOCAL_2) |                              \
-     PROGRAM_BIT(TRANSPOSE_REGISTERS_1) | PROGRAM_BIT(TRANSPOSE_REGISTERS_2))
+     PROGRAM_BIT(TRANSPOSE_LOCAL_4) | PROGRAM_BIT(TRANSPOSE_REGISTERS_1) |                          \
+     PROGRAM_BIT(TRANSPOSE_REGISTERS_2) | PROGRAM_BIT(TRANSPOSE_REGISTERS_4))
 // The GPU methods' programs of 1-byte elements: the word kernel's.
 #define TRANSPOSE_WORDS_SET (PROGRAM_BIT(TRANSPOSE_LOCAL_1) | PROGRAM_BIT(TRANSPOSE_REGISTERS_1))
 #define TRANSPOSE_PROGRAM_SET (TRANSPOSE_LOCAL_SET | TRANSPOSE_REGISTERS_SET | TRANSPOSE_CPU_SET)
