@@ -963,6 +963,8 @@ transpose_realigned(ulong rows, ulong cols, const __global ELEM *restrict a, ulo
 // Tiles of 8 KiB: two vectors per work-item each way (src/ops/transpose's
 // transpose_spans_area_log2).
 #define S_AREA_LOG2 (ELEMENT_BYTES == 1 ? 13 : ELEMENT_BYTES == 2 ? 12 : 11)
+#define S_LOADS (((1 << S_AREA_LOG2) / RV + E_GROUP - 1) / E_GROUP)
+#define S_NONE 0xffffffffu
 
 __kernel __attribute__((reqd_work_group_size(E_GROUP, 1, 1))) void
 transpose_spans(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a_offset, ulong lda,
@@ -984,10 +986,17 @@ transpose_spans(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a
 
     // A into the tile. Span mode: vector v holds elements v * RV ... of the
     // span (row0 onwards, whole rows of `cols`); rows mode: vector v % n of
-    // tile row v / n, n vectors a row.
-    for (uint v = lid; v < vectors; v += E_GROUP) {
-        uint at, count; // the vector's place in local memory (elements) and size
+    // tile row v / n, n vectors a row. A work-item requests all its whole
+    // vectors before it stores any.
+    uint4 loaded[S_LOADS];
+    uint loaded_at[S_LOADS]; // the vector's place in local memory (elements); S_NONE if none
+#pragma unroll
+    for (uint k = 0; k < S_LOADS; ++k) {
+        uint v = lid + k * E_GROUP, at, count;
         const __global ELEM *from;
+        loaded_at[k] = S_NONE;
+        if (v >= vectors)
+            continue;
         if (modes & 1) {
             uint first = v * RV, span = row_limit * (uint)cols;
             if (first >= span)
@@ -1006,12 +1015,17 @@ transpose_spans(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a
             count = min((uint)RV, col_limit - c);
         }
         if (count == RV) {
-            put_words(tile + at * ELEMENT_BYTES / 4, LOAD16(from));
+            loaded[k] = LOAD16(from);
+            loaded_at[k] = at;
         } else {
             for (uint q = 0; q < count; ++q)
                 elements[at + q] = from[q];
         }
     }
+#pragma unroll
+    for (uint k = 0; k < S_LOADS; ++k)
+        if (loaded_at[k] != S_NONE)
+            put_words(tile + loaded_at[k] * ELEMENT_BYTES / 4, loaded[k]);
     barrier(CLK_LOCAL_MEM_FENCE);
 
     // The tile into B, whose rows are the tile's columns: the same two modes.
@@ -1070,6 +1084,8 @@ transpose_spans(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a
 }
 #undef S_ROW_AT
 #undef S_AREA_LOG2
+#undef S_LOADS
+#undef S_NONE
 #endif
 #endif
 
