@@ -775,8 +775,10 @@ transpose_elements(ulong rows, ulong cols, const __global ELEM *restrict a, ulon
 #else
 #define RV 2
 #endif
-#define R_ROWS (256 / ELEMENT_BYTES) // B's runs of two 128-byte lines
-#define R_COLS (ELEMENT_BYTES == 8 ? 32 : 64)
+// B's runs of two 128-byte lines, of one where A's runs would be half a line
+// (bytes: 128 x 128 tiles, each side's runs a line).
+#define R_ROWS (ELEMENT_BYTES == 1 ? 128 : 256 / ELEMENT_BYTES)
+#define R_COLS (ELEMENT_BYTES == 8 ? 32 : ELEMENT_BYTES == 1 ? 128 : 64)
 #define R_LOCAL_ROWS (R_ROWS + RV - 1)
 #define R_VECTORS (R_COLS / RV + 1) // vectors covering a row's run
 #define R_WORD (ELEMENT_BYTES < 4 ? 4 / ELEMENT_BYTES : 1) // elements of a word, at least one

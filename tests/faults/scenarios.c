@@ -87,7 +87,7 @@ const struct scenario scenarios[] = {
      .tuning = "TRANSPOSE_REALIGN=0", .variant = "words-128x64/unaligned", .m = 200, .n = 300,
      .lda = 301, .element_bytes = 1},
     {"transpose realigned, misaligned bytes", OPERATION_TRANSPOSE, .profile = "generic",
-     .variant = "realigned-256x64/unaligned", .m = 200, .n = 300, .lda = 301, .element_bytes = 1},
+     .variant = "realigned-128x128/unaligned", .m = 200, .n = 300, .lda = 301, .element_bytes = 1},
     {"transpose by spans, 8 x N bytes", OPERATION_TRANSPOSE, .profile = "generic",
      .variant = "spans-8x1024/rows-span", .m = 8, .n = 640, .element_bytes = 1},
     {"transpose of one row, a strided copy", OPERATION_TRANSPOSE, .profile = "generic",

@@ -52,18 +52,18 @@ static inline unsigned transpose_spans_area_log2(size_t element_bytes)
     return element_bytes == 1 ? 13 : element_bytes == 2 ? 12 : 11;
 }
 
-// The realigned kernel (R_* in cl/transpose.cl): tiles of A of
-// transpose_realigned_rows x transpose_realigned_cols elements, moved in
+// The realigned kernel (R_* in cl/transpose.cl, which says why these sizes):
+// tiles of A of transpose_realigned_rows x transpose_realigned_cols elements, moved in
 // 16-byte vectors through local memory that holds, for each tile row and the
 // 15 / element_bytes rows below, the vectors covering its run, rows padded
 // to an odd number of words and by a word more every vector's worth of rows.
 static inline size_t transpose_realigned_rows(size_t element_bytes)
 {
-    return 256 / element_bytes;
+    return element_bytes == 1 ? 128 : 256 / element_bytes;
 }
 static inline size_t transpose_realigned_cols(size_t element_bytes)
 {
-    return element_bytes == 8 ? 32 : 64;
+    return element_bytes == 8 ? 32 : element_bytes == 1 ? 128 : 64;
 }
 static inline size_t transpose_realigned_local_bytes(size_t element_bytes)
 {
