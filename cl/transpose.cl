@@ -968,6 +968,33 @@ transpose_realigned(ulong rows, ulong cols, const __global ELEM *restrict a, ulo
 #define S_LOADS (((1 << S_AREA_LOG2) / RV + E_GROUP - 1) / E_GROUP)
 #define S_NONE 0xffffffffu
 
+#if ELEMENT_BYTES == 1 && defined(__ENDIAN_LITTLE__)
+// columns_of_N_rows(at, pitch): a vector of B in span mode from a tile of A
+// of N (8, 4 or 2) rows `pitch` bytes apart: its 16 bytes are 16 / N
+// consecutive columns from `at` on, every row's share read as one piece of
+// 2, 4 or 8 bytes (one local access instead of one a byte) and interleaved
+// in registers. One function per N: loops bounded by a parameter are not
+// unrolled by every compiler, even where the value is a constant.
+#define PIECE_OF_8_ROWS(p) (*(__local const ushort *)(p))
+#define PIECE_OF_4_ROWS(p) (*(__local const uint *)(p))
+#define PIECE_OF_2_ROWS(p) upsample(((__local const uint *)(p))[1], ((__local const uint *)(p))[0])
+#define DEFINE_COLUMNS_OF_ROWS(N)                                                                   \
+    static inline uint4 columns_of_##N##_rows(__local const uchar *at, uint pitch)                  \
+    {                                                                                               \
+        uchar g[16];                                                                                \
+        _Pragma("unroll") for (uint q = 0; q < N; ++q)                                              \
+        {                                                                                           \
+            ulong piece = PIECE_OF_##N##_ROWS(at + q * pitch);                                      \
+            _Pragma("unroll") for (uint i = 0; i < 16 / N; ++i) g[i * N + q] =                      \
+                (uchar)(piece >> (8 * i));                                                          \
+        }                                                                                           \
+        return r_words(g);                                                                          \
+    }
+DEFINE_COLUMNS_OF_ROWS(8)
+DEFINE_COLUMNS_OF_ROWS(4)
+DEFINE_COLUMNS_OF_ROWS(2)
+#endif
+
 __kernel __attribute__((reqd_work_group_size(E_GROUP, 1, 1))) void
 transpose_spans(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a_offset, ulong lda,
                 __global ELEM *restrict b, ulong b_offset, ulong ldb, uint tiles_x,
@@ -1051,6 +1078,17 @@ transpose_spans(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a
             count = min((uint)RV, row_limit - r);
             to = b + b_offset + (col0 + c) * ldb + row0 + r;
         }
+#if ELEMENT_BYTES == 1 && defined(__ENDIAN_LITTLE__)
+        // Bytes into a span from rows of 8, 4 or 2: a whole vector is 16 /
+        // rows columns of the tile.
+        if (count == RV && modes == 2 && (rows == 8 || rows == 4 || rows == 2)) {
+            __local const uchar *at = (__local const uchar *)elements + c;
+            STORE16(to, rows == 8   ? columns_of_8_rows(at, pitch)
+                        : rows == 4 ? columns_of_4_rows(at, pitch)
+                                    : columns_of_2_rows(at, pitch));
+            continue;
+        }
+#endif
         // A whole vector gathers without the general walk's wrap test: in
         // rows mode it stays in one column, from a row that is a multiple of
         // RV, so its places are `pitch` apart; in span mode (rows never a
