@@ -875,6 +875,170 @@ void sgemm_thin(uint M, uint N, uint K, float alpha, float beta, const __global 
     }
 }
 
+// Few columns of C whose A is stored along k, or few rows whose B is (the
+// thin kernel wants the long operand along the long side): each line of C
+// (a row, or a column) is up to V dot products of one line X of the long
+// operand with the short one's vectors Y; one entry point for each V of 4,
+// 8 and 16 (up to SGEMM_DOTS_MAX), the host taking the least that holds
+// C's short side. DOTS_LANES work-items go along k, each holding
+// DOTS_LINES lines, so every load of X is a vector of four floats and
+// coalesced, and X is read once; a group's lines share a local copy of Y,
+// DOTS_KC steps of k at a time, vectors past `vectors` zero. The lanes' sums meet in local memory at the end, added in
+// lane order. Dimension 0 walks the lines, 2 the slices of k (as the thin
+// kernel's). Lines past the last read the last one and are not stored; X
+// whose lines do not start on four floats (`x_vectors` 0) is read a float
+// at a time, in the same order.
+#define DOTS_LINES SGEMM_DOTS_LINES
+#define DOTS_WG SGEMM_DOTS_WG
+#define DOTS_KC SGEMM_DOTS_KC
+#define DOTS_LANES 32 // the host's SGEMM_DOTS_LANES (src/ops/sgemm/sgemm.c)
+#define DOTS_MOST_V 16
+#define DOTS_SETS (DOTS_WG / DOTS_LANES)
+#define DOTS_PASSES (DOTS_KC / (4 * DOTS_LANES)) // vectors of X a lane and line, per copy of Y
+#define DOTS_SUMS_PITCH (DOTS_LANES + 1)
+#define DOTS_LOCAL_FLOATS(V)                                                                        \
+    ((V) * DOTS_KC > DOTS_SETS * (V) * DOTS_SUMS_PITCH ? (V) * DOTS_KC : DOTS_SETS * (V) * DOTS_SUMS_PITCH)
+#if DOTS_KC % (4 * DOTS_LANES) || DOTS_WG % DOTS_LANES
+#error "SGEMM_DOTS_KC must be a multiple of 128 and SGEMM_DOTS_WG of 32 (the profile checks should have refused them)"
+#endif
+
+// The kernels' body for V vectors (a constant where it is inlined), with
+// `local_vectors` of DOTS_LOCAL_FLOATS(V) floats.
+INLINE void dots(const uint V, __local float4 *local_vectors, uint lines, uint vectors, uint K,
+                 float alpha, float beta, const __global float *x, ulong x_offset, ulong ldx,
+                 uint x_vectors, const __global float *y, ulong y_offset, ulong y_vector_stride,
+                 ulong y_k_stride, __global float *c, ulong c_offset, ulong c_line_stride,
+                 ulong c_vector_stride, uint k_slice, ulong slice_stride)
+{
+    __local float *shared = (__local float *)local_vectors;
+    uint lid = (uint)get_local_id(0), lane = lid % DOTS_LANES, set = lid / DOTS_LANES;
+    uint line0 = (uint)get_group_id(0) * (DOTS_SETS * DOTS_LINES) + set * DOTS_LINES;
+    uint k0 = (uint)get_group_id(2) * k_slice, k_end = min(K, k0 + k_slice);
+    y += y_offset;
+    c += c_offset + get_group_id(2) * slice_stride;
+    const __global float *rows[DOTS_LINES];
+#pragma unroll
+    for (uint l = 0; l < DOTS_LINES; ++l)
+        rows[l] = x + x_offset + (ulong)min(line0 + l, lines - 1) * ldx;
+    float acc[DOTS_LINES][DOTS_MOST_V];
+#pragma unroll
+    for (uint l = 0; l < DOTS_LINES; ++l)
+#pragma unroll
+        for (uint v = 0; v < V; ++v)
+            acc[l][v] = 0.0f;
+    // Where the sums leave registers for them (V * DOTS_LINES <= 32), a
+    // copy's loads of X are issued before Y's, and Y's all before it stores
+    // any; with more sums that cost more than it hid (doc/performance.md).
+    const int x_first = V * DOTS_LINES <= 32;
+    for (uint kc = k0; kc < k_end; kc += DOTS_KC) {
+        uint steps = min((uint)DOTS_KC, k_end - kc);
+        float4 xv[DOTS_PASSES][DOTS_LINES];
+#define DOTS_LOAD_X()                                                                               \
+    for (uint u = 0; u < DOTS_PASSES; ++u) {                                                        \
+        uint p = (u * DOTS_LANES + lane) * 4;                                                       \
+        _Pragma("unroll") for (uint l = 0; l < DOTS_LINES; ++l) {                                   \
+            const __global float *at = rows[l] + kc + p;                                            \
+            if (x_vectors && p + 4 <= steps) {                                                      \
+                xv[u][l] = *(const __global float4 *)at;                                            \
+            } else {                                                                                \
+                xv[u][l].x = p < steps ? at[0] : 0.0f;                                              \
+                xv[u][l].y = p + 1 < steps ? at[1] : 0.0f;                                          \
+                xv[u][l].z = p + 2 < steps ? at[2] : 0.0f;                                          \
+                xv[u][l].w = p + 3 < steps ? at[3] : 0.0f;                                          \
+            }                                                                                       \
+        }                                                                                           \
+    }
+        if (x_first) {
+#pragma unroll
+            DOTS_LOAD_X()
+        }
+        // Y as [vector][step], copied along whichever of its strides is 1.
+        uint ks = y_k_stride == 1;
+        if (x_first) {
+            float ys[(DOTS_MOST_V * DOTS_KC + DOTS_WG - 1) / DOTS_WG];
+#pragma unroll
+            for (uint i = 0; i < (V * DOTS_KC + DOTS_WG - 1) / DOTS_WG; ++i) {
+                uint e = lid + i * DOTS_WG, v = ks ? e / DOTS_KC : e % V, p = ks ? e % DOTS_KC : e / V;
+                ys[i] = e < V * DOTS_KC && v < vectors && p < steps
+                            ? y[v * y_vector_stride + (ulong)(kc + p) * y_k_stride]
+                            : 0.0f;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+            for (uint i = 0; i < (V * DOTS_KC + DOTS_WG - 1) / DOTS_WG; ++i) {
+                uint e = lid + i * DOTS_WG, v = ks ? e / DOTS_KC : e % V, p = ks ? e % DOTS_KC : e / V;
+                if (e < V * DOTS_KC)
+                    shared[v * DOTS_KC + p] = ys[i];
+            }
+        } else {
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (uint e = lid; e < V * DOTS_KC; e += DOTS_WG) {
+                uint v = ks ? e / DOTS_KC : e % V, p = ks ? e % DOTS_KC : e / V;
+                shared[v * DOTS_KC + p] =
+                    v < vectors && p < steps ? y[v * y_vector_stride + (ulong)(kc + p) * y_k_stride] : 0.0f;
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (!x_first) {
+#pragma unroll
+            DOTS_LOAD_X()
+        }
+#undef DOTS_LOAD_X
+#pragma unroll
+        for (uint u = 0; u < DOTS_PASSES; ++u) {
+#pragma unroll
+            for (uint v = 0; v < V; ++v) {
+                float4 yv = local_vectors[(v * DOTS_KC + (u * DOTS_LANES + lane) * 4) / 4];
+#pragma unroll
+                for (uint l = 0; l < DOTS_LINES; ++l) {
+                    acc[l][v] = fma(xv[u][l].x, yv.x, acc[l][v]);
+                    acc[l][v] = fma(xv[u][l].y, yv.y, acc[l][v]);
+                    acc[l][v] = fma(xv[u][l].z, yv.z, acc[l][v]);
+                    acc[l][v] = fma(xv[u][l].w, yv.w, acc[l][v]);
+                }
+            }
+        }
+    }
+#pragma unroll
+    for (uint l = 0; l < DOTS_LINES; ++l) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+        for (uint v = 0; v < V; ++v)
+            shared[(set * V + v) * DOTS_SUMS_PITCH + lane] = acc[l][v];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (line0 + l < lines) {
+            for (uint v = lane; v < vectors; v += DOTS_LANES) {
+                float sum = 0.0f;
+                for (uint q = 0; q < DOTS_LANES; ++q)
+                    sum += shared[(set * V + v) * DOTS_SUMS_PITCH + q];
+                store_scaled(c + (ulong)(line0 + l) * c_line_stride + (ulong)v * c_vector_stride, sum,
+                             alpha, beta);
+            }
+        }
+    }
+}
+
+// The vectors of the entry point for up to N: N where SGEMM_DOTS_MAX sends
+// products to it, else 1 (never launched; its local memory need not fit).
+#define DOTS_WIDTH(N) (SGEMM_DOTS_MAX > ((N) == 4 ? 0 : (N) / 2) ? (N) : 1)
+
+#define DEFINE_DOTS_KERNEL(name, V)                                                                 \
+    __kernel __attribute__((reqd_work_group_size(DOTS_WG, 1, 1))) void name(                        \
+        uint lines, uint vectors, uint K, float alpha, float beta, const __global float *x,         \
+        ulong x_offset, ulong ldx, uint x_vectors, const __global float *y, ulong y_offset,         \
+        ulong y_vector_stride, ulong y_k_stride, __global float *c, ulong c_offset,                 \
+        ulong c_line_stride, ulong c_vector_stride, uint k_slice, ulong slice_stride)               \
+    {                                                                                               \
+        __local float4 local_vectors[(DOTS_LOCAL_FLOATS(V) + 3) / 4];                               \
+        dots(V, local_vectors, lines, vectors, K, alpha, beta, x, x_offset, ldx, x_vectors, y,      \
+             y_offset, y_vector_stride, y_k_stride, c, c_offset, c_line_stride, c_vector_stride,    \
+             k_slice, slice_stride);                                                                \
+    }
+
+DEFINE_DOTS_KERNEL(sgemm_dots4, DOTS_WIDTH(4))
+DEFINE_DOTS_KERNEL(sgemm_dots8, DOTS_WIDTH(8))
+DEFINE_DOTS_KERNEL(sgemm_dots16, DOTS_WIDTH(16))
+
 // Split k's last step: C = alpha * (the slices' partial products, summed in
 // slice order) + beta * C; beta == 0 writes without reading C.
 __kernel __attribute__((reqd_work_group_size(SGEMM_SMALL_WG_X, SGEMM_SMALL_WG_Y, 1)))

@@ -19,6 +19,9 @@
     X(SGEMM_TILED_TT_SHIFTED, sgemm_tiled_tt_shifted, SGEMM_TILED_SET, "tiled")                     \
     X(SGEMM_SMALL, sgemm_small, SGEMM_SMALL_SET, "small")                                           \
     X(SGEMM_THIN, sgemm_thin, SGEMM_SMALL_SET, "thin")                                              \
+    X(SGEMM_DOTS4, sgemm_dots4, SGEMM_SMALL_SET, "dots")                                            \
+    X(SGEMM_DOTS8, sgemm_dots8, SGEMM_SMALL_SET, "dots")                                            \
+    X(SGEMM_DOTS16, sgemm_dots16, SGEMM_SMALL_SET, "dots")                                          \
     X(SGEMM_SCALE, sgemm_scale, SGEMM_SMALL_SET, "scale")                                           \
     X(SGEMM_SPLIT_SUM, sgemm_split_sum, SGEMM_SMALL_SET, "split-sum")                               \
     X(SGEMM_STAGE, sgemm_stage, SGEMM_SMALL_SET, "stage")                                           \

@@ -263,10 +263,10 @@ struct config {
 // Every tiled-kernel parameter at its generic default, so a forced
 // configuration means the same under every profile (the NVIDIA profile's
 // warp patches, padding and k-threads do not fit these small tiles), and
-// the thin kernel off (the NVIDIA profile's would take few-row and
-// few-column products from the kernels a configuration forces).
+// the thin and dots kernels off (the NVIDIA profile's would take few-row
+// and few-column products from the kernels a configuration forces).
 #define NEUTRAL                                                                                     \
-    "SGEMM_THIN_M=0,SGEMM_THIN_N=0,"                                                                \
+    "SGEMM_THIN_M=0,SGEMM_THIN_N=0,SGEMM_DOTS_MAX=0,"                                               \
     "SGEMM_BM=64,SGEMM_BN=64,SGEMM_BK=16,SGEMM_TM=4,SGEMM_TN=4,SGEMM_VWM=4,SGEMM_VWN=4,"             \
     "SGEMM_WARP_TX=0,SGEMM_WARP_TY=0,SGEMM_MID_BM=32,SGEMM_MID_BN=32,SGEMM_MID_BK=16,"               \
     "SGEMM_MID_TM=2,SGEMM_MID_TN=2,SGEMM_MID_VWM=2,SGEMM_MID_VWN=2,SGEMM_MID_WARP_TX=0,"             \
@@ -344,6 +344,15 @@ struct config {
     "SGEMM_THIN_N=40,SGEMM_THIN_RN=3,SGEMM_THIN_WG=16,SGEMM_THIN_KC=12,SGEMM_SPLIT_MIN_K=8,"         \
     "SGEMM_THIN_MIN_K=8,SGEMM_THIN_MAX_SLICES=0,SGEMM_THIN_GROUPS_PER_UNIT=64"
 #define THIN THIN_FILLING ",SGEMM_THIN_FILL=0"
+// The dots kernel wherever m or n is at most 13 and the long operand is
+// stored along k (columns of nn and nt, rows of nt and tt), each entry
+// point (4, 8 and 16 vectors) where it holds the short side: three lines a
+// work-item, groups of two sets of 32, local copies of 128 steps of k, and
+// k split where that adds groups.
+#define DOTS                                                                                        \
+    NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_DOTS_MAX=13,"            \
+    "SGEMM_DOTS_LINES=3,SGEMM_DOTS_WG=64,SGEMM_DOTS_KC=128,SGEMM_DOTS_MIN_K=8,SGEMM_THIN_MAX_SLICES=0," \
+    "SGEMM_THIN_GROUPS_PER_UNIT=64"
 #define CPU_A NEUTRAL "SGEMM_CPU_KERNELS=1,SGEMM_CPU_RM=3,SGEMM_CPU_VN=4,SGEMM_CPU_NV=2,SGEMM_CPU_DOT_RN=3,SGEMM_CPU_WG=2"
 #define CPU_B NEUTRAL "SGEMM_CPU_KERNELS=1,SGEMM_CPU_RM=5,SGEMM_CPU_VN=8,SGEMM_CPU_NV=1,SGEMM_CPU_ROWS_FIRST=1"
 // B packed first, and A in every orientation: slices of k shorter than most
@@ -402,6 +411,9 @@ static const struct config configs[] = {
                     {"cpu-packed-3x8/tn", NULL, NULL}, {"cpu-packed-3x8/tt", NULL, NULL}}},
     {CPU_PACKED_B, {{"cpu-packed-5x8/nn", NULL, NULL}, {"cpu-packed-5x8/tt", NULL, NULL},
                     {"cpu-blocked-5x8/nn", NULL, NULL}}},
+    {DOTS, {{"dots-4x3/nn", NULL, NULL}, {"dots-4x3/nt", NULL, NULL}, {"dots-8x3/transposed-c/nt", NULL, NULL},
+            {"dots-8x3/transposed-c/tt", NULL, NULL}, {"split-k", ":dots-8x3/", NULL},
+            {"split-k", ":dots-16x3/nn", NULL}, {"split-k", ":dots-16x3/nt", NULL}}},
     {THIN, {{"thin-8x3/nn", NULL, NULL}, {"thin-8x3/tn", NULL, NULL}, {"split-k", ":thin-8x3/", NULL},
             {"thin-8x3/transposed-c/tn", NULL, NULL}, {"split-k", ":thin-8x3/transposed-c/tt", NULL},
             {"tiled-", "/nt", NULL}}},
@@ -409,10 +421,11 @@ static const struct config configs[] = {
 
 // ({33, 35, 12}: m and n off the vector and at least a mid tile's side, so
 // that both operands are copied where copies apply, k too short to split;
-// {9, 4, 7}: a few columns of C under many rows.)
+// {9, 4, 7}: a few columns of C under many rows; {5, 40, 260} and {40, 12,
+// 200}: a few rows, or columns, over a k long enough to split.)
 static const struct shape tiny_shapes[] = {
     {1, 1, 1}, {2, 3, 5}, {16, 16, 8}, {17, 15, 9}, {32, 64, 16}, {20, 36, 12}, {36, 20, 20},
-    {20, 37, 12}, {33, 35, 12}, {9, 4, 7},
+    {20, 37, 12}, {33, 35, 12}, {9, 4, 7}, {5, 40, 260}, {40, 12, 200},
 };
 
 static const struct shape shapes[] = {
@@ -420,6 +433,7 @@ static const struct shape shapes[] = {
     {32, 48, 16}, {15, 17, 7},  {17, 15, 9},  {31, 33, 17}, {33, 31, 24}, {37, 41, 43},
     {64, 64, 64}, {61, 67, 71}, {3, 70, 50},  {70, 2, 50},  {5, 200, 9},  {200, 6, 13},
     {48, 80, 130}, {100, 100, 1}, {13, 11, 300}, {32, 64, 16}, {20, 36, 12}, {52, 68, 44},
+    {6, 40, 300},
 };
 
 // Shapes large enough for the detected profile's own tile sizes and thresholds.

@@ -220,4 +220,7 @@ void bench_sgemm(struct bench *b)
     sgemm_row(b, 256, 8192, 4096, N, T);
     sgemm_row(b, 4096, 4096, 128, N, N);
     sgemm_row(b, 256, 256, 65536, N, N);
+    // A few columns, or rows, of C with the long operand stored along k.
+    sgemm_row(b, 4096, 8, 4096, N, N);
+    sgemm_row(b, 16, 4096, 4096, N, T);
 }

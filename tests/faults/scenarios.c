@@ -101,7 +101,7 @@ const struct scenario scenarios[] = {
     {"domatcopy scaled", OPERATION_DOMATCOPY, .profile = "cpu", .tuning = "TRANSPOSE_CPU_BLOCK=16",
      .variant = "/scaled", .m = 17, .n = 40, .alpha = 0.5f},
 
-    // SGEMM: tiled, small, CPU kernels (packed too), scale, and m = 1 through tailor_sgemv.
+    // SGEMM: tiled, dots, small, CPU kernels (packed too), scale, and m = 1 through tailor_sgemv.
     {"sgemm, cold handle, cached", OPERATION_SGEMM, .cold = 1, .uses_cache = 1, .profile = "generic",
      .tuning = SGEMM_TILED_TUNING, .variant = "tiled-16x16x8/scalar/edge/nn",
      .m = 13, .n = 20, .k = 13, .layout = TAILOR_ROW_MAJOR, .alpha = 1, .beta = 0.5f},
@@ -126,6 +126,11 @@ const struct scenario scenarios[] = {
      .tuning = SGEMM_TILED_TUNING ",SGEMM_STAGE_CUBE=1", .variant = "staged-c:tiled-16x16x8/vec4/shifted/nt",
      .m = 33, .n = 21, .k = 12, .layout = TAILOR_ROW_MAJOR, .trans_b = TAILOR_TRANS, .alpha = 2,
      .beta = 0.5f},
+    {"sgemm dots, k split", OPERATION_SGEMM, .profile = "generic",
+     .tuning = "SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_DOTS_MAX=8,SGEMM_DOTS_MIN_K=8,"
+               "SGEMM_THIN_GROUPS_PER_UNIT=64",
+     .variant = "split-k3:dots-8x4/transposed-c/nt", .m = 6, .n = 40, .k = 300, .layout = TAILOR_ROW_MAJOR,
+     .trans_b = TAILOR_TRANS, .alpha = 2, .beta = -1, .after_event = 1},
     {"sgemm small", OPERATION_SGEMM, .profile = "generic", .variant = "small/", .m = 5, .n = 30, .k = 7,
      .layout = TAILOR_COLUMN_MAJOR, .trans = TAILOR_TRANS, .alpha = -1, .beta = 0},
     {"sgemm cpu kernel", OPERATION_SGEMM, .profile = "cpu", .variant = "cpu-blocked", .m = 14, .n = 40,

@@ -69,6 +69,10 @@ static const char *orientation(const struct sgemm_call *c)
     return names[c->a_mn_contig][c->b_k_contig];
 }
 
+// Work-items of the dots kernel that share its lines along k (cl/sgemm.cl's
+// DOTS_LANES).
+#define SGEMM_DOTS_LANES 32
+
 // One tile set of the tiled kernel as the profile has it (mid = 0: the
 // SGEMM_* set, 1: the SGEMM_MID_* set).
 struct sgemm_tiles {
@@ -165,6 +169,22 @@ static tailor_status check(const struct profile *profile, const tailor_device_in
     REQUIRE(local_memory_fits(facts, thin_bytes), TAILOR_ERROR_INVALID_PROFILE,
             "the thin kernel's rows of A need %zu bytes of local memory; the device has %llu",
             thin_bytes, (unsigned long long)facts->local_mem_bytes);
+    int dots_wg = t[TUNE_SGEMM_DOTS_WG], dots_kc = t[TUNE_SGEMM_DOTS_KC];
+    REQUIRE(dots_wg % SGEMM_DOTS_LANES == 0 && (size_t)dots_wg <= max_group(facts) &&
+                dots_kc % (4 * SGEMM_DOTS_LANES) == 0,
+            TAILOR_ERROR_INVALID_PROFILE,
+            "SGEMM_DOTS_WG=%d must be a multiple of %d within the device's %zu work-items, and "
+            "SGEMM_DOTS_KC=%d of %d",
+            dots_wg, SGEMM_DOTS_LANES, max_group(facts), dots_kc, 4 * SGEMM_DOTS_LANES);
+    // The widest entry point SGEMM_DOTS_MAX needs (the others hold one vector).
+    int most = t[TUNE_SGEMM_DOTS_MAX];
+    size_t widest = most > 8 ? 16 : most > 4 ? 8 : most > 0 ? 4 : 1;
+    size_t dots_floats = widest * (size_t)dots_kc;
+    size_t dots_sums = (size_t)(dots_wg / SGEMM_DOTS_LANES) * widest * (SGEMM_DOTS_LANES + 1);
+    size_t dots_bytes = sizeof(float) * (dots_floats > dots_sums ? dots_floats : dots_sums);
+    REQUIRE(local_memory_fits(facts, dots_bytes), TAILOR_ERROR_INVALID_PROFILE,
+            "the dots kernel's vectors need %zu bytes of local memory; the device has %llu", dots_bytes,
+            (unsigned long long)facts->local_mem_bytes);
     REQUIRE((size_t)t[TUNE_SGEMM_CPU_WG] <= max_group(facts), TAILOR_ERROR_INVALID_PROFILE,
             "SGEMM_CPU_WG=%d exceeds the device's %zu work-items", t[TUNE_SGEMM_CPU_WG],
             max_group(facts));
@@ -366,11 +386,18 @@ static int partials_fit(const struct sgemm_call *c, size_t staged, size_t slices
     return staged + slices * c->m * round_up(c->n, WORKSPACE_ROW_ALIGN) <= workspace_limit(c);
 }
 
-// The kernels that take a slice of k (the tiled ones and the thin one):
+static int is_dots(const struct sgemm_plan *p)
+{
+    return p->op.kernel == KERNEL_SGEMM_DOTS4 || p->op.kernel == KERNEL_SGEMM_DOTS8 ||
+           p->op.kernel == KERNEL_SGEMM_DOTS16;
+}
+
+// The kernels that take a slice of k (the tiled ones, the thin and dots ones):
 // they take the split arguments and launch through launch_tiled.
 static int slices_k(const struct sgemm_plan *p)
 {
-    return (((uint64_t)1 << p->op.program) & SGEMM_TILED_SET) || p->op.kernel == KERNEL_SGEMM_THIN;
+    return (((uint64_t)1 << p->op.program) & SGEMM_TILED_SET) || p->op.kernel == KERNEL_SGEMM_THIN ||
+           is_dots(p);
 }
 
 // The product is written to the workspace and summed into C afterwards.
@@ -934,17 +961,40 @@ static int takes_small_kernel(const struct sgemm_call *c)
     return few_outputs && c->k <= (cl_uint)tune(c->ctx, TUNE_SGEMM_SMALL_MAX_K);
 }
 
+// Slices of k for `groups` groups of the thin or dots kernel, each a whole
+// number of `step` steps: until the groups reach SGEMM_THIN_GROUPS_PER_UNIT
+// per compute unit, each slice at least `min_k` steps, at most
+// SGEMM_THIN_MAX_SLICES of them, their partial products (in C's
+// orientation) within the workspace limit. Returns the slices, k_slice
+// their steps.
+static size_t few_line_slices(const struct sgemm_call *c, size_t groups, size_t step, size_t min_k,
+                              size_t *k_slice)
+{
+    const int *t = c->ctx->profile.tune;
+    size_t units = c->ctx->info.compute_units;
+    size_t slices = ceil_div(units * (size_t)t[TUNE_SGEMM_THIN_GROUPS_PER_UNIT], groups);
+    size_t most = c->k / min_k;
+    if (t[TUNE_SGEMM_THIN_MAX_SLICES] > 0 && most > (size_t)t[TUNE_SGEMM_THIN_MAX_SLICES])
+        most = (size_t)t[TUNE_SGEMM_THIN_MAX_SLICES];
+    if (slices > most)
+        slices = most;
+    while (slices > 1 && !partials_fit(c, 0, slices))
+        --slices;
+    *k_slice = c->k;
+    if (slices <= 1)
+        return 1;
+    *k_slice = round_up(ceil_div(c->k, slices), step);
+    return ceil_div(c->k, *k_slice);
+}
+
 // The thin kernel's plan, where it takes the product: up to SGEMM_THIN_M
 // rows of C (0: never) with B stored along n, or up to SGEMM_THIN_N columns
 // (0: never) with A stored along m (C^T = B^T A^T: the same kernel over the
 // swapped operands, C written transposed), and groups for at least
 // SGEMM_THIN_FILL percent of the compute units (fewer, the tiled kernels'
 // smaller steps of k take less time). Its groups go along the long side
-// and over blocks of the short one, k split until they reach
-// SGEMM_THIN_GROUPS_PER_UNIT per compute unit, each slice at least
-// SGEMM_THIN_MIN_K steps (rounded to whole local steps), at most
-// SGEMM_THIN_MAX_SLICES of them, their partial products (in C's
-// orientation) within the workspace limit.
+// and over blocks of the short one, k split by few_line_slices in whole
+// local steps, each slice at least SGEMM_THIN_MIN_K steps.
 static int plan_thin(const struct sgemm_call *c, struct sgemm_plan *p)
 {
     const int *t = c->ctx->profile.tune;
@@ -961,21 +1011,8 @@ static int plan_thin(const struct sgemm_call *c, struct sgemm_plan *p)
     size_t kc = (size_t)t[TUNE_SGEMM_THIN_KC], columns = wg * (size_t)t[TUNE_SGEMM_THIN_RN];
     size_t units = c->ctx->info.compute_units;
     size_t groups = ceil_div(long_side, columns) * ceil_div(short_side, rm);
-    size_t slices = ceil_div(units * (size_t)t[TUNE_SGEMM_THIN_GROUPS_PER_UNIT], groups);
-    size_t most = c->k / (size_t)t[TUNE_SGEMM_THIN_MIN_K];
-    if (t[TUNE_SGEMM_THIN_MAX_SLICES] > 0 && most > (size_t)t[TUNE_SGEMM_THIN_MAX_SLICES])
-        most = (size_t)t[TUNE_SGEMM_THIN_MAX_SLICES];
-    if (slices > most)
-        slices = most;
-    while (slices > 1 && !partials_fit(c, 0, slices))
-        --slices;
-    size_t k_slice = c->k;
-    if (slices > 1) {
-        k_slice = round_up(ceil_div(c->k, slices), kc);
-        slices = ceil_div(c->k, k_slice);
-    } else {
-        slices = 1;
-    }
+    size_t k_slice;
+    size_t slices = few_line_slices(c, groups, kc, (size_t)t[TUNE_SGEMM_THIN_MIN_K], &k_slice);
     if (groups * slices * 100 < units * (size_t)t[TUNE_SGEMM_THIN_FILL])
         return 0;
     p->slices = (cl_uint)slices;
@@ -992,6 +1029,45 @@ static int plan_thin(const struct sgemm_call *c, struct sgemm_plan *p)
     return 1;
 }
 
+// The dots kernel's plan, where it takes the product: up to
+// SGEMM_DOTS_MAX columns of C (0: never) with A stored along k, each row of
+// A a line, or as many rows with B stored along k, each column of B a line
+// (C written transposed, c_transposed). Its groups go along the lines, k
+// split by few_line_slices in whole local copies of the short operand, each
+// slice at least SGEMM_DOTS_MIN_K steps.
+static int plan_dots(const struct sgemm_call *c, struct sgemm_plan *p)
+{
+    const int *t = c->ctx->profile.tune;
+    cl_uint most = (cl_uint)t[TUNE_SGEMM_DOTS_MAX];
+    int transposed;
+    if (c->n <= most && !c->a_mn_contig)
+        transposed = 0;
+    else if (c->m <= most && c->b_k_contig)
+        transposed = 1;
+    else
+        return 0;
+    size_t lines = transposed ? c->n : c->m, wg = (size_t)t[TUNE_SGEMM_DOTS_WG];
+    size_t group_lines = wg / SGEMM_DOTS_LANES * (size_t)t[TUNE_SGEMM_DOTS_LINES];
+    size_t groups = ceil_div(lines, group_lines), k_slice;
+    size_t slices = few_line_slices(c, groups, (size_t)t[TUNE_SGEMM_DOTS_KC], (size_t)t[TUNE_SGEMM_DOTS_MIN_K],
+                                    &k_slice);
+    p->slices = (cl_uint)slices;
+    p->k_slice = (cl_uint)k_slice;
+    p->c_transposed = transposed;
+    p->g = (struct geometry){{groups * wg, 1, slices}, {wg, 1, 1}};
+    // The entry point of the fewest vectors that hold C's short side.
+    size_t short_side = transposed ? c->m : c->n;
+    int vectors = short_side <= 4 ? 4 : short_side <= 8 ? 8 : 16;
+    enum kernel_id kernel = vectors == 4 ? KERNEL_SGEMM_DOTS4 : vectors == 8 ? KERNEL_SGEMM_DOTS8 : KERNEL_SGEMM_DOTS16;
+    p->op = (struct op_plan){PROGRAM_SGEMM_SMALL, kernel, 1, ""};
+    char split[32] = "";
+    if (slices > 1)
+        snprintf(split, sizeof split, "split-k%zu:", slices);
+    snprintf(p->op.variant, sizeof p->op.variant, "%sdots-%dx%d/%s%s", split, vectors,
+             t[TUNE_SGEMM_DOTS_LINES], transposed ? "transposed-c/" : "", orientation(c));
+    return 1;
+}
+
 static void plan_call(const struct sgemm_call *c, struct sgemm_plan *p)
 {
     *p = (struct sgemm_plan){.slices = 1};
@@ -1001,8 +1077,43 @@ static void plan_call(const struct sgemm_call *c, struct sgemm_plan *p)
         plan_cpu(c, p);
     else if (takes_small_kernel(c))
         plan_small(c, p);
-    else if (!plan_thin(c, p))
+    else if (!plan_thin(c, p) && !plan_dots(c, p))
         plan_tiled_call(c, p);
+}
+
+// The dots kernel's arguments: the long operand X (rows of A, or columns of
+// B stored along k), the short one's vectors Y (B's columns, or A's rows)
+// with their element strides, C's line and vector strides.
+static void fill_dots_args(const struct sgemm_call *c, const struct sgemm_plan *p, struct kernel_args *a)
+{
+    int rows = p->c_transposed; // few rows: X is B^T
+    cl_ulong x_offset = rows ? c->b_offset : c->a_offset, ldx = rows ? c->ldb : c->lda;
+    args_u32(a, rows ? c->n : c->m);
+    args_u32(a, rows ? c->m : c->n);
+    args_u32(a, c->k);
+    args_f32(a, c->alpha);
+    args_f32(a, c->beta);
+    args_mem(a, rows ? c->b : c->a);
+    args_u64(a, x_offset);
+    args_u64(a, ldx);
+    args_u32(a, divides(x_offset, 4) && divides(ldx, 4));
+    if (rows) { // A's rows: m-contiguous (tt) or k-contiguous (nt)
+        args_mem(a, c->a);
+        args_u64(a, c->a_offset);
+        args_u64(a, c->a_mn_contig ? 1 : c->lda);
+        args_u64(a, c->a_mn_contig ? c->lda : 1);
+    } else { // B's columns: k-contiguous (nt) or n-contiguous (nn)
+        args_mem(a, c->b);
+        args_u64(a, c->b_offset);
+        args_u64(a, c->b_k_contig ? c->ldb : 1);
+        args_u64(a, c->b_k_contig ? 1 : c->ldb);
+    }
+    args_mem(a, c->c);
+    args_u64(a, c->c_offset);
+    args_u64(a, rows ? 1 : c->ldc);
+    args_u64(a, rows ? c->ldc : 1);
+    args_u32(a, p->k_slice);
+    args_u64(a, p->slices > 1 ? (cl_ulong)c->m * c->ldc : 0);
 }
 
 // The arguments of the planned kernel, in its parameters' order.
@@ -1020,6 +1131,10 @@ static void fill_args(const struct sgemm_call *c, const struct sgemm_plan *p, st
     // The broadcast form computes C^T = B A for tt, the transposed thin
     // plan C^T = B^T A^T: m and n swap.
     int swap = p->op.kernel == KERNEL_SGEMM_CPU_BROADCAST && cpu_swapped(c);
+    if (is_dots(p)) {
+        fill_dots_args(c, p, a);
+        return;
+    }
     int thin_swap = p->op.kernel == KERNEL_SGEMM_THIN && p->c_transposed;
     args_u32(a, swap || thin_swap ? c->n : c->m);
     args_u32(a, swap || thin_swap ? c->m : c->n);
@@ -1365,14 +1480,16 @@ static tailor_status explain(tailor_context *ctx, const tailor_call *call, struc
     return TAILOR_SUCCESS;
 }
 
-// The small and thin kernels' groups, fewer slices of k, one local tile
-// instead of two, fewer steps of k, smaller tiles (floors: BK 4 holds the
+// The small, thin and dots kernels' groups, fewer slices of k, one local
+// tile instead of two, fewer steps of k, smaller tiles (floors: BK 4 holds the
 // default 4-float global loads; the default register tiles divide 16x16).
 static const struct shrink_step shrink_steps[] = {
     {1, 3, {TUNE_SGEMM_SMALL_WG_X, TUNE_SGEMM_SMALL_WG_Y, TUNE_SGEMM_THIN_WG}},
+    {SGEMM_DOTS_LANES, 1, {TUNE_SGEMM_DOTS_WG}},
     {1, 2, {TUNE_SGEMM_SLICED_K, TUNE_SGEMM_MID_SLICED_K}},
     {0, 2, {TUNE_SGEMM_DOUBLE_BUFFER, TUNE_SGEMM_MID_DOUBLE_BUFFER}},
     {4, 3, {TUNE_SGEMM_BK, TUNE_SGEMM_MID_BK, TUNE_SGEMM_THIN_KC}},
+    {4 * SGEMM_DOTS_LANES, 1, {TUNE_SGEMM_DOTS_KC}},
     {16, 2, {TUNE_SGEMM_MID_BM, TUNE_SGEMM_MID_BN}},
     {16, 2, {TUNE_SGEMM_BM, TUNE_SGEMM_BN}},
 };

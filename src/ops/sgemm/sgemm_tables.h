@@ -133,11 +133,21 @@
     X(SGEMM_THIN_FILL, OP_SGEMM, HOST, 0, 100, 0, 100000, 0,                                        \
       "thin kernel: only where its groups (k split included) reach this percentage of the compute units (fewer: the tiled kernels)") \
     X(SGEMM_THIN_GROUPS_PER_UNIT, OP_SGEMM, HOST, 0, 8, 1, 256, 0,                                  \
-      "thin kernel: k is split until the groups reach this many per compute unit (slices of at least SGEMM_THIN_MIN_K steps, at most SGEMM_THIN_MAX_SLICES)") \
+      "thin and dots kernels: k is split until the groups reach this many per compute unit (slices of at least SGEMM_THIN_MIN_K or SGEMM_DOTS_MIN_K steps, at most SGEMM_THIN_MAX_SLICES)") \
     X(SGEMM_THIN_MIN_K, OP_SGEMM, HOST, 0, 128, 1, 1 << 30, 0,                                     \
       "thin kernel: the fewest steps of k a slice of a split k holds")                              \
     X(SGEMM_THIN_MAX_SLICES, OP_SGEMM, HOST, 0, 0, 0, 1 << 30, 0,                                   \
-      "thin kernel: the most slices k is split into (0: no limit but SGEMM_THIN_MIN_K's); past it, summing the partial products costs more than the slices gain") \
+      "thin and dots kernels: the most slices k is split into (0: no limit but SGEMM_THIN_MIN_K's); past it, summing the partial products costs more than the slices gain") \
+    X(SGEMM_DOTS_MAX, OP_SGEMM, DEFINE, SGEMM_SMALL_SET, 0, 0, 16, 0,                                              \
+      "up to this many columns of C whose A is stored along k, or rows whose B is, take the dots kernel where neither the small kernel nor the thin kernel takes the product (0: never; the program holds the local memory only of the entry points it needs)") \
+    X(SGEMM_DOTS_MIN_K, OP_SGEMM, HOST, 0, 128, 1, 1 << 30, 0,                                     \
+      "dots kernel: the fewest steps of k a slice of a split k holds (shorter, summing the slices costs more than they gain)") \
+    X(SGEMM_DOTS_LINES, OP_SGEMM, DEFINE, SGEMM_SMALL_SET, 4, 1, 16, 0,                              \
+      "dots kernel: lines of the long operand each work-item reads along k")                         \
+    X(SGEMM_DOTS_WG, OP_SGEMM, DEFINE, SGEMM_SMALL_SET, 128, 32, 1024, 0,                            \
+      "dots kernel: work-items a group, in sets of 32 along k")                                      \
+    X(SGEMM_DOTS_KC, OP_SGEMM, DEFINE, SGEMM_SMALL_SET, 128, 128, 4096, 0,                           \
+      "dots kernel: steps of k of the short operand held in local memory at once (a multiple of 128)") \
     X(SGEMM_CPU_KERNELS, OP_SGEMM, HOST, 0, 0, 0, 1, 0,                                             \
       "1: the CPU kernels (register blocks along the SIMD width, no local memory)")                \
     X(SGEMM_CPU_RM, OP_SGEMM, DEFINE, SGEMM_CPU_SET, 8, 1, 16, 0, "CPU kernels: rows of C per work-item") \
