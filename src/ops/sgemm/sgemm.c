@@ -987,6 +987,18 @@ static size_t few_line_slices(const struct sgemm_call *c, size_t groups, size_t 
     return ceil_div(c->k, *k_slice);
 }
 
+// "split-kS:thin-16x2/transposed-c/tn", "dots-8x4/nn" ...: the thin or dots
+// plan's slices, kernel, its two sizes, and C's orientation.
+static void name_few_line_plan(const struct sgemm_call *c, struct sgemm_plan *p, const char *kernel,
+                               int first, int second)
+{
+    char split[32] = "";
+    if (p->slices > 1)
+        snprintf(split, sizeof split, "split-k%u:", (unsigned)p->slices);
+    snprintf(p->op.variant, sizeof p->op.variant, "%s%s-%dx%d/%s%s", split, kernel, first, second,
+             p->c_transposed ? "transposed-c/" : "", orientation(c));
+}
+
 // The thin kernel's plan, where it takes the product: up to SGEMM_THIN_M
 // rows of C (0: never) with B stored along n, or up to SGEMM_THIN_N columns
 // (0: never) with A stored along m (C^T = B^T A^T: the same kernel over the
@@ -1021,11 +1033,7 @@ static int plan_thin(const struct sgemm_call *c, struct sgemm_plan *p)
     p->g = (struct geometry){{ceil_div(long_side, columns) * wg, ceil_div(short_side, rm), slices},
                              {wg, 1, 1}};
     p->op = (struct op_plan){PROGRAM_SGEMM_SMALL, KERNEL_SGEMM_THIN, 1, ""};
-    char split[32] = "";
-    if (slices > 1)
-        snprintf(split, sizeof split, "split-k%zu:", slices);
-    snprintf(p->op.variant, sizeof p->op.variant, "%sthin-%zux%d/%s%s", split, rm,
-             t[TUNE_SGEMM_THIN_RN], transposed ? "transposed-c/" : "", orientation(c));
+    name_few_line_plan(c, p, "thin", (int)rm, t[TUNE_SGEMM_THIN_RN]);
     return 1;
 }
 
@@ -1058,13 +1066,11 @@ static int plan_dots(const struct sgemm_call *c, struct sgemm_plan *p)
     // The entry point of the fewest vectors that hold C's short side.
     size_t short_side = transposed ? c->m : c->n;
     int vectors = short_side <= 4 ? 4 : short_side <= 8 ? 8 : 16;
-    enum kernel_id kernel = vectors == 4 ? KERNEL_SGEMM_DOTS4 : vectors == 8 ? KERNEL_SGEMM_DOTS8 : KERNEL_SGEMM_DOTS16;
+    enum kernel_id kernel = vectors == 4   ? KERNEL_SGEMM_DOTS4
+                            : vectors == 8 ? KERNEL_SGEMM_DOTS8
+                                           : KERNEL_SGEMM_DOTS16;
     p->op = (struct op_plan){PROGRAM_SGEMM_SMALL, kernel, 1, ""};
-    char split[32] = "";
-    if (slices > 1)
-        snprintf(split, sizeof split, "split-k%zu:", slices);
-    snprintf(p->op.variant, sizeof p->op.variant, "%sdots-%dx%d/%s%s", split, vectors,
-             t[TUNE_SGEMM_DOTS_LINES], transposed ? "transposed-c/" : "", orientation(c));
+    name_few_line_plan(c, p, "dots", vectors, t[TUNE_SGEMM_DOTS_LINES]);
     return 1;
 }
 
