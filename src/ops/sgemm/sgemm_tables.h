@@ -137,8 +137,8 @@
     X(SGEMM_THIN_MIN_K, OP_SGEMM, HOST, 0, 128, 1, 1 << 30, 0,                                     \
       "thin kernel: the fewest steps of k a slice of a split k holds")                              \
     X(SGEMM_THIN_MAX_SLICES, OP_SGEMM, HOST, 0, 0, 0, 1 << 30, 0,                                   \
-      "thin and dots kernels: the most slices k is split into (0: no limit but SGEMM_THIN_MIN_K's); past it, summing the partial products costs more than the slices gain") \
-    X(SGEMM_DOTS_MAX, OP_SGEMM, DEFINE, SGEMM_SMALL_SET, 0, 0, 16, 0,                                              \
+      "thin and dots kernels: the most slices k is split into (0: no limit but SGEMM_THIN_MIN_K's or SGEMM_DOTS_MIN_K's); past it, summing the partial products costs more than the slices gain") \
+    X(SGEMM_DOTS_MAX, OP_SGEMM, DEFINE, SGEMM_SMALL_SET, 0, 0, 16, 0,                               \
       "up to this many columns of C whose A is stored along k, or rows whose B is, take the dots kernel where neither the small kernel nor the thin kernel takes the product (0: never; the program holds the local memory only of the entry points it needs)") \
     X(SGEMM_DOTS_MIN_K, OP_SGEMM, HOST, 0, 128, 1, 1 << 30, 0,                                     \
       "dots kernel: the fewest steps of k a slice of a split k holds (shorter, summing the slices costs more than they gain)") \
