@@ -883,9 +883,9 @@ void sgemm_thin(uint M, uint N, uint K, float alpha, float beta, const __global 
 // C's short side. DOTS_LANES work-items go along k, each holding
 // DOTS_LINES lines, so every load of X is a vector of four floats and
 // coalesced, and X is read once; a group's lines share a local copy of Y,
-// DOTS_KC steps of k at a time, vectors past `vectors` zero. The lanes' sums meet in local memory at the end, added in
-// lane order. Dimension 0 walks the lines, 2 the slices of k (as the thin
-// kernel's). Lines past the last read the last one and are not stored; X
+// DOTS_KC steps of k at a time, vectors past `vectors` zero. The lanes'
+// sums meet in local memory at the end, added in lane order. Dimension 0
+// walks the lines, 2 the slices of k (as the thin kernel's). Lines past the last read the last one and are not stored; X
 // whose lines do not start on four floats (`x_vectors` 0) is read a float
 // at a time, in the same order.
 #define DOTS_LINES SGEMM_DOTS_LINES

@@ -73,6 +73,13 @@ static const char *orientation(const struct sgemm_call *c)
 // DOTS_LANES).
 #define SGEMM_DOTS_LANES 32
 
+// The vectors of the dots kernel's entry point for a short side of C (4, 8
+// or 16: the fewest that hold it; cl/sgemm.cl's DOTS_WIDTH).
+static int dots_vectors(size_t short_side)
+{
+    return short_side <= 4 ? 4 : short_side <= 8 ? 8 : 16;
+}
+
 // One tile set of the tiled kernel as the profile has it (mid = 0: the
 // SGEMM_* set, 1: the SGEMM_MID_* set).
 struct sgemm_tiles {
@@ -178,7 +185,7 @@ static tailor_status check(const struct profile *profile, const tailor_device_in
             dots_wg, SGEMM_DOTS_LANES, max_group(facts), dots_kc, 4 * SGEMM_DOTS_LANES);
     // The widest entry point SGEMM_DOTS_MAX needs (the others hold one vector).
     int most = t[TUNE_SGEMM_DOTS_MAX];
-    size_t widest = most > 8 ? 16 : most > 4 ? 8 : most > 0 ? 4 : 1;
+    size_t widest = most > 0 ? (size_t)dots_vectors((size_t)most) : 1;
     size_t dots_floats = widest * (size_t)dots_kc;
     size_t dots_sums = (size_t)(dots_wg / SGEMM_DOTS_LANES) * widest * (SGEMM_DOTS_LANES + 1);
     size_t dots_bytes = sizeof(float) * (dots_floats > dots_sums ? dots_floats : dots_sums);
@@ -1063,9 +1070,7 @@ static int plan_dots(const struct sgemm_call *c, struct sgemm_plan *p)
     p->k_slice = (cl_uint)k_slice;
     p->c_transposed = transposed;
     p->g = (struct geometry){{groups * wg, 1, slices}, {wg, 1, 1}};
-    // The entry point of the fewest vectors that hold C's short side.
-    size_t short_side = transposed ? c->m : c->n;
-    int vectors = short_side <= 4 ? 4 : short_side <= 8 ? 8 : 16;
+    int vectors = dots_vectors(transposed ? c->m : c->n);
     enum kernel_id kernel = vectors == 4   ? KERNEL_SGEMM_DOTS4
                             : vectors == 8 ? KERNEL_SGEMM_DOTS8
                                            : KERNEL_SGEMM_DOTS16;
