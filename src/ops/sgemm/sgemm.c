@@ -80,6 +80,7 @@ static int dots_vectors(size_t short_side)
     return short_side <= 4 ? 4 : short_side <= 8 ? 8 : 16;
 }
 
+
 // One tile set of the tiled kernel as the profile has it (mid = 0: the
 // SGEMM_* set, 1: the SGEMM_MID_* set).
 struct sgemm_tiles {
@@ -1092,18 +1093,14 @@ static void plan_call(const struct sgemm_call *c, struct sgemm_plan *p)
         plan_tiled_call(c, p);
 }
 
-// The dots kernel's arguments: the long operand X (rows of A, or columns of
-// B stored along k), the short one's vectors Y (B's columns, or A's rows)
-// with their element strides, C's line and vector strides.
-static void fill_dots_args(const struct sgemm_call *c, const struct sgemm_plan *p, struct kernel_args *a)
+// The dots kernel's operands: the long one X (rows of A, or columns of B
+// stored along k), whether its lines start on four floats, and the short
+// one's vectors Y (B's columns, or A's rows) with their element strides.
+static void fill_dots_operands(const struct sgemm_call *c, const struct sgemm_plan *p,
+                               struct kernel_args *a)
 {
     int rows = p->c_transposed; // few rows: X is B^T
     cl_ulong x_offset = rows ? c->b_offset : c->a_offset, ldx = rows ? c->ldb : c->lda;
-    args_u32(a, rows ? c->n : c->m);
-    args_u32(a, rows ? c->m : c->n);
-    args_u32(a, c->k);
-    args_f32(a, c->alpha);
-    args_f32(a, c->beta);
     args_mem(a, rows ? c->b : c->a);
     args_u64(a, x_offset);
     args_u64(a, ldx);
@@ -1119,12 +1116,6 @@ static void fill_dots_args(const struct sgemm_call *c, const struct sgemm_plan *
         args_u64(a, c->b_k_contig ? c->ldb : 1);
         args_u64(a, c->b_k_contig ? 1 : c->ldb);
     }
-    args_mem(a, c->c);
-    args_u64(a, c->c_offset);
-    args_u64(a, rows ? 1 : c->ldc);
-    args_u64(a, rows ? c->ldc : 1);
-    args_u32(a, p->k_slice);
-    args_u64(a, p->slices > 1 ? (cl_ulong)c->m * c->ldc : 0);
 }
 
 // The arguments of the planned kernel, in its parameters' order.
@@ -1140,15 +1131,12 @@ static void fill_args(const struct sgemm_call *c, const struct sgemm_plan *p, st
         return;
     }
     // The broadcast form computes C^T = B A for tt, the transposed thin
-    // plan C^T = B^T A^T: m and n swap.
+    // and dots plans C^T = B^T A^T: m and n swap.
     int swap = p->op.kernel == KERNEL_SGEMM_CPU_BROADCAST && cpu_swapped(c);
-    if (is_dots(p)) {
-        fill_dots_args(c, p, a);
-        return;
-    }
     int thin_swap = p->op.kernel == KERNEL_SGEMM_THIN && p->c_transposed;
-    args_u32(a, swap || thin_swap ? c->n : c->m);
-    args_u32(a, swap || thin_swap ? c->m : c->n);
+    int c_swap = (p->op.kernel == KERNEL_SGEMM_THIN || is_dots(p)) && p->c_transposed;
+    args_u32(a, swap || c_swap ? c->n : c->m);
+    args_u32(a, swap || c_swap ? c->m : c->n);
     args_u32(a, c->k);
     args_f32(a, c->alpha);
     args_f32(a, c->beta);
@@ -1166,6 +1154,8 @@ static void fill_args(const struct sgemm_call *c, const struct sgemm_plan *p, st
         args_u64(a, thin_swap ? c->a_offset : c->b_offset);
         args_u64(a, thin_swap ? a_k : b_k);
         args_u64(a, thin_swap ? a_row : b_col);
+    } else if (is_dots(p)) {
+        fill_dots_operands(c, p, a);
     } else if (p->op.kernel == KERNEL_SGEMM_CPU_PACKED) {
         return; // launch_cpu_packed sets the rest
     } else if (p->op.kernel == KERNEL_SGEMM_CPU_BROADCAST) {
@@ -1193,10 +1183,11 @@ static void fill_args(const struct sgemm_call *c, const struct sgemm_plan *p, st
     }
     args_mem(a, c->c);
     args_u64(a, c->c_offset);
-    if (p->op.kernel == KERNEL_SGEMM_THIN) {
-        // C's row and column strides as the kernel writes it.
-        args_u64(a, thin_swap ? 1 : c->ldc);
-        args_u64(a, thin_swap ? c->ldc : 1);
+    if (p->op.kernel == KERNEL_SGEMM_THIN || is_dots(p)) {
+        // C's row and column strides as the kernel writes it (the dots
+        // kernel's lines and vectors).
+        args_u64(a, c_swap ? 1 : c->ldc);
+        args_u64(a, c_swap ? c->ldc : 1);
     } else {
         args_u64(a, c->ldc);
     }
