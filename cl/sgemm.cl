@@ -885,9 +885,9 @@ void sgemm_thin(uint M, uint N, uint K, float alpha, float beta, const __global 
 // coalesced, and X is read once; a group's lines share a local copy of Y,
 // DOTS_KC steps of k at a time, vectors past `vectors` zero. The lanes'
 // sums meet in local memory at the end, added in lane order. Dimension 0
-// walks the lines, 2 the slices of k (as the thin kernel's). Lines past the last read the last one and are not stored; X
-// whose lines do not start on four floats (`x_vectors` 0) is read a float
-// at a time, in the same order.
+// walks the lines, 2 the slices of k (as the thin kernel's). Lines past the
+// last read the last one and are not stored; X whose lines do not start on
+// four floats (`x_vectors` 0) is read a float at a time, in the same order.
 #define DOTS_LINES SGEMM_DOTS_LINES
 #define DOTS_WG SGEMM_DOTS_WG
 #define DOTS_KC SGEMM_DOTS_KC
@@ -971,11 +971,20 @@ INLINE void dots(const uint V, __local float4 *local_vectors, uint lines, uint v
                     shared[v * DOTS_KC + p] = ys[i];
             }
         } else {
+            // One loop for each order: one loop choosing the order for
+            // each element ran 16 vectors slower (doc/performance.md).
             barrier(CLK_LOCAL_MEM_FENCE);
-            for (uint e = lid; e < V * DOTS_KC; e += DOTS_WG) {
-                uint v = ks ? e / DOTS_KC : e % V, p = ks ? e % DOTS_KC : e / V;
-                shared[v * DOTS_KC + p] =
-                    v < vectors && p < steps ? y[v * y_vector_stride + (ulong)(kc + p) * y_k_stride] : 0.0f;
+            if (ks) {
+                for (uint e = lid; e < V * DOTS_KC; e += DOTS_WG) {
+                    uint v = e / DOTS_KC, p = e % DOTS_KC;
+                    shared[e] = v < vectors && p < steps ? y[v * y_vector_stride + kc + p] : 0.0f;
+                }
+            } else {
+                for (uint e = lid; e < V * DOTS_KC; e += DOTS_WG) {
+                    uint v = e % V, p = e / V;
+                    shared[v * DOTS_KC + p] =
+                        v < vectors && p < steps ? y[v * y_vector_stride + (ulong)(kc + p) * y_k_stride] : 0.0f;
+                }
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
