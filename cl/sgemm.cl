@@ -896,8 +896,12 @@ void sgemm_thin(uint M, uint N, uint K, float alpha, float beta, const __global 
 #define DOTS_SETS (DOTS_WG / DOTS_LANES)
 #define DOTS_PASSES (DOTS_KC / (4 * DOTS_LANES)) // vectors of X a lane and line, per copy of Y
 #define DOTS_SUMS_PITCH (DOTS_LANES + 1)
-#define DOTS_LOCAL_FLOATS(V)                                                                        \
-    ((V) * DOTS_KC > DOTS_SETS * (V) * DOTS_SUMS_PITCH ? (V) * DOTS_KC : DOTS_SETS * (V) * DOTS_SUMS_PITCH)
+// Lines whose sums a set adds at once: SGEMM_DOTS_SUMS (line, vector) pairs,
+// at least one line (the host's dots_sum_lines).
+#define DOTS_SUM_LINES(V)                                                                           \
+    (SGEMM_DOTS_SUMS / (V) < 1 ? 1 : SGEMM_DOTS_SUMS / (V) > DOTS_LINES ? DOTS_LINES : SGEMM_DOTS_SUMS / (V))
+#define DOTS_SUM_FLOATS(V) (DOTS_SETS * DOTS_SUM_LINES(V) * (V) * DOTS_SUMS_PITCH)
+#define DOTS_LOCAL_FLOATS(V) ((V) * DOTS_KC > DOTS_SUM_FLOATS(V) ? (V) * DOTS_KC : DOTS_SUM_FLOATS(V))
 #if DOTS_KC % (4 * DOTS_LANES) || DOTS_WG % DOTS_LANES
 #error "SGEMM_DOTS_KC must be a multiple of 128 and SGEMM_DOTS_WG of 32 (the profile checks should have refused them)"
 #endif
@@ -1008,20 +1012,27 @@ INLINE void dots(const uint V, __local float4 *local_vectors, uint lines, uint v
             }
         }
     }
+    // The lanes' sums of DOTS_SUM_LINES(V) lines at a time, each (line,
+    // vector) pair's added by one lane.
+    const uint sum_lines = DOTS_SUM_LINES(V);
 #pragma unroll
-    for (uint l = 0; l < DOTS_LINES; ++l) {
+    for (uint l0 = 0; l0 < DOTS_LINES; l0 += sum_lines) {
         barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
-        for (uint v = 0; v < V; ++v)
-            shared[(set * V + v) * DOTS_SUMS_PITCH + lane] = acc[l][v];
+        for (uint l = 0; l < sum_lines && l0 + l < DOTS_LINES; ++l)
+#pragma unroll
+            for (uint v = 0; v < V; ++v)
+                shared[((set * sum_lines + l) * V + v) * DOTS_SUMS_PITCH + lane] = acc[l0 + l][v];
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (line0 + l < lines) {
-            for (uint v = lane; v < vectors; v += DOTS_LANES) {
+        for (uint pair = lane; pair < sum_lines * V; pair += DOTS_LANES) {
+            uint l = pair / V, v = pair % V, line = line0 + l0 + l;
+            if (v < vectors && l0 + l < DOTS_LINES && line < lines) {
+                const __local float *sums = shared + ((set * sum_lines + l) * V + v) * DOTS_SUMS_PITCH;
                 float sum = 0.0f;
+#pragma unroll
                 for (uint q = 0; q < DOTS_LANES; ++q)
-                    sum += shared[(set * V + v) * DOTS_SUMS_PITCH + q];
-                store_scaled(c + (ulong)(line0 + l) * c_line_stride + (ulong)v * c_vector_stride, sum,
-                             alpha, beta);
+                    sum += sums[q];
+                store_scaled(c + (ulong)line * c_line_stride + (ulong)v * c_vector_stride, sum, alpha, beta);
             }
         }
     }

@@ -348,11 +348,12 @@ struct config {
 // stored along k (columns of nn and nt, rows of nt and tt), each entry
 // point (4, 8 and 16 vectors) where it holds the short side: three lines a
 // work-item, groups of two sets of 32, local copies of 128 steps of k, and
-// k split where that adds groups.
+// k split where that adds groups; the sums of all three lines added at once
+// with 4 vectors, of two and then one with 8, of one at a time with 16.
 #define DOTS                                                                                        \
     NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_DOTS_MAX=13,"            \
-    "SGEMM_DOTS_LINES=3,SGEMM_DOTS_WG=64,SGEMM_DOTS_KC=128,SGEMM_DOTS_MIN_K=8,SGEMM_THIN_MAX_SLICES=0," \
-    "SGEMM_THIN_GROUPS_PER_UNIT=64"
+    "SGEMM_DOTS_LINES=3,SGEMM_DOTS_WG=64,SGEMM_DOTS_KC=128,SGEMM_DOTS_MIN_K=8,SGEMM_DOTS_SUMS=20,"   \
+    "SGEMM_THIN_MAX_SLICES=0,SGEMM_THIN_GROUPS_PER_UNIT=64"
 #define CPU_A NEUTRAL "SGEMM_CPU_KERNELS=1,SGEMM_CPU_RM=3,SGEMM_CPU_VN=4,SGEMM_CPU_NV=2,SGEMM_CPU_DOT_RN=3,SGEMM_CPU_WG=2"
 #define CPU_B NEUTRAL "SGEMM_CPU_KERNELS=1,SGEMM_CPU_RM=5,SGEMM_CPU_VN=8,SGEMM_CPU_NV=1,SGEMM_CPU_ROWS_FIRST=1"
 // B packed first, and A in every orientation: slices of k shorter than most

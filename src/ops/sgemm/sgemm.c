@@ -80,6 +80,13 @@ static int dots_vectors(size_t short_side)
     return short_side <= 4 ? 4 : short_side <= 8 ? 8 : 16;
 }
 
+// Lines whose sums a set of the dots kernel adds at once, for `vectors`
+// vectors (cl/sgemm.cl's DOTS_SUM_LINES).
+static size_t dots_sum_lines(const int *t, size_t vectors)
+{
+    size_t lines = (size_t)t[TUNE_SGEMM_DOTS_SUMS] / vectors, most = (size_t)t[TUNE_SGEMM_DOTS_LINES];
+    return lines < 1 ? 1 : lines > most ? most : lines;
+}
 
 // One tile set of the tiled kernel as the profile has it (mid = 0: the
 // SGEMM_* set, 1: the SGEMM_MID_* set).
@@ -188,7 +195,8 @@ static tailor_status check(const struct profile *profile, const tailor_device_in
     int most = t[TUNE_SGEMM_DOTS_MAX];
     size_t widest = most > 0 ? (size_t)dots_vectors((size_t)most) : 1;
     size_t dots_floats = widest * (size_t)dots_kc;
-    size_t dots_sums = (size_t)(dots_wg / SGEMM_DOTS_LANES) * widest * (SGEMM_DOTS_LANES + 1);
+    size_t dots_sums =
+        (size_t)(dots_wg / SGEMM_DOTS_LANES) * dots_sum_lines(t, widest) * widest * (SGEMM_DOTS_LANES + 1);
     size_t dots_bytes = sizeof(float) * (dots_floats > dots_sums ? dots_floats : dots_sums);
     REQUIRE(local_memory_fits(facts, dots_bytes), TAILOR_ERROR_INVALID_PROFILE,
             "the dots kernel's vectors need %zu bytes of local memory; the device has %llu", dots_bytes,
@@ -1482,11 +1490,12 @@ static tailor_status explain(tailor_context *ctx, const tailor_call *call, struc
     return TAILOR_SUCCESS;
 }
 
-// The small, thin and dots kernels' groups, fewer slices of k, one local
-// tile instead of two, fewer steps of k, smaller tiles (floors: BK 4 holds the
-// default 4-float global loads; the default register tiles divide 16x16).
+// The small, thin and dots kernels' groups (and the dots kernel's sums
+// added at once), fewer slices of k, one local tile instead of two, fewer
+// steps of k, smaller tiles (floors: BK 4 holds the default 4-float global
+// loads; the default register tiles divide 16x16).
 static const struct shrink_step shrink_steps[] = {
-    {1, 3, {TUNE_SGEMM_SMALL_WG_X, TUNE_SGEMM_SMALL_WG_Y, TUNE_SGEMM_THIN_WG}},
+    {1, 4, {TUNE_SGEMM_SMALL_WG_X, TUNE_SGEMM_SMALL_WG_Y, TUNE_SGEMM_THIN_WG, TUNE_SGEMM_DOTS_SUMS}},
     {SGEMM_DOTS_LANES, 1, {TUNE_SGEMM_DOTS_WG}},
     {1, 2, {TUNE_SGEMM_SLICED_K, TUNE_SGEMM_MID_SLICED_K}},
     {0, 2, {TUNE_SGEMM_DOUBLE_BUFFER, TUNE_SGEMM_MID_DOUBLE_BUFFER}},

@@ -148,6 +148,8 @@
       "dots kernel: work-items a group, in sets of 32 along k")                                      \
     X(SGEMM_DOTS_KC, OP_SGEMM, DEFINE, SGEMM_SMALL_SET, 128, 128, 4096, 0,                           \
       "dots kernel: steps of k of the short operand held in local memory at once (a multiple of 128)") \
+    X(SGEMM_DOTS_SUMS, OP_SGEMM, DEFINE, SGEMM_SMALL_SET, 1, 1, 64, 0,                              \
+      "dots kernel: (line, vector) sums a set of 32 work-items adds at once at the end, whole lines of them, at least one (more: fewer barriers, more local memory)") \
     X(SGEMM_CPU_KERNELS, OP_SGEMM, HOST, 0, 0, 0, 1, 0,                                             \
       "1: the CPU kernels (register blocks along the SIMD width, no local memory)")                \
     X(SGEMM_CPU_RM, OP_SGEMM, DEFINE, SGEMM_CPU_SET, 8, 1, 16, 0, "CPU kernels: rows of C per work-item") \
