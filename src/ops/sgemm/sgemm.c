@@ -978,17 +978,16 @@ static int takes_small_kernel(const struct sgemm_call *c)
 }
 
 // Slices of k for `groups` groups of the thin or dots kernel, each a whole
-// number of `step` steps: until the groups reach SGEMM_THIN_GROUPS_PER_UNIT
-// per compute unit, each slice at least `min_k` steps, at most
-// SGEMM_THIN_MAX_SLICES of them, their partial products (in C's
-// orientation) within the workspace limit. Returns the slices, k_slice
-// their steps.
-static size_t few_line_slices(const struct sgemm_call *c, size_t groups, size_t step, size_t min_k,
-                              size_t *k_slice)
+// number of `step` steps: until the groups reach `per_unit` per compute
+// unit, each slice at least `min_k` steps, at most SGEMM_THIN_MAX_SLICES of
+// them, their partial products (in C's orientation) within the workspace
+// limit. Returns the slices, k_slice their steps.
+static size_t few_line_slices(const struct sgemm_call *c, size_t groups, size_t per_unit, size_t step,
+                              size_t min_k, size_t *k_slice)
 {
     const int *t = c->ctx->profile.tune;
     size_t units = c->ctx->info.compute_units;
-    size_t slices = ceil_div(units * (size_t)t[TUNE_SGEMM_THIN_GROUPS_PER_UNIT], groups);
+    size_t slices = ceil_div(units * per_unit, groups);
     size_t most = c->k / min_k;
     if (t[TUNE_SGEMM_THIN_MAX_SLICES] > 0 && most > (size_t)t[TUNE_SGEMM_THIN_MAX_SLICES])
         most = (size_t)t[TUNE_SGEMM_THIN_MAX_SLICES];
@@ -1022,7 +1021,8 @@ static void name_few_line_plan(const struct sgemm_call *c, struct sgemm_plan *p,
 // SGEMM_THIN_FILL percent of the compute units (fewer, the tiled kernels'
 // smaller steps of k take less time). Its groups go along the long side
 // and over blocks of the short one, k split by few_line_slices in whole
-// local steps, each slice at least SGEMM_THIN_MIN_K steps.
+// local steps (groups up to SGEMM_THIN_GROUPS_PER_UNIT a compute unit), each
+// slice at least SGEMM_THIN_MIN_K steps.
 static int plan_thin(const struct sgemm_call *c, struct sgemm_plan *p)
 {
     const int *t = c->ctx->profile.tune;
@@ -1040,7 +1040,8 @@ static int plan_thin(const struct sgemm_call *c, struct sgemm_plan *p)
     size_t units = c->ctx->info.compute_units;
     size_t groups = ceil_div(long_side, columns) * ceil_div(short_side, rm);
     size_t k_slice;
-    size_t slices = few_line_slices(c, groups, kc, (size_t)t[TUNE_SGEMM_THIN_MIN_K], &k_slice);
+    size_t slices = few_line_slices(c, groups, (size_t)t[TUNE_SGEMM_THIN_GROUPS_PER_UNIT], kc,
+                                    (size_t)t[TUNE_SGEMM_THIN_MIN_K], &k_slice);
     if (groups * slices * 100 < units * (size_t)t[TUNE_SGEMM_THIN_FILL])
         return 0;
     p->slices = (cl_uint)slices;
@@ -1057,8 +1058,9 @@ static int plan_thin(const struct sgemm_call *c, struct sgemm_plan *p)
 // SGEMM_DOTS_MAX columns of C (0: never) with A stored along k, each row of
 // A a line, or as many rows with B stored along k, each column of B a line
 // (C written transposed, c_transposed). Its groups go along the lines, k
-// split by few_line_slices in whole local copies of the short operand, each
-// slice at least SGEMM_DOTS_MIN_K steps.
+// split by few_line_slices in whole local copies of the short operand
+// (groups up to SGEMM_DOTS_GROUPS_PER_UNIT a compute unit), each slice at
+// least SGEMM_DOTS_MIN_K steps.
 static int plan_dots(const struct sgemm_call *c, struct sgemm_plan *p)
 {
     const int *t = c->ctx->profile.tune;
@@ -1073,8 +1075,8 @@ static int plan_dots(const struct sgemm_call *c, struct sgemm_plan *p)
     size_t lines = transposed ? c->n : c->m, wg = (size_t)t[TUNE_SGEMM_DOTS_WG];
     size_t group_lines = wg / SGEMM_DOTS_LANES * (size_t)t[TUNE_SGEMM_DOTS_LINES];
     size_t groups = ceil_div(lines, group_lines), k_slice;
-    size_t slices = few_line_slices(c, groups, (size_t)t[TUNE_SGEMM_DOTS_KC], (size_t)t[TUNE_SGEMM_DOTS_MIN_K],
-                                    &k_slice);
+    size_t slices = few_line_slices(c, groups, (size_t)t[TUNE_SGEMM_DOTS_GROUPS_PER_UNIT],
+                                    (size_t)t[TUNE_SGEMM_DOTS_KC], (size_t)t[TUNE_SGEMM_DOTS_MIN_K], &k_slice);
     p->slices = (cl_uint)slices;
     p->k_slice = (cl_uint)k_slice;
     p->c_transposed = transposed;

@@ -133,7 +133,7 @@
     X(SGEMM_THIN_FILL, OP_SGEMM, HOST, 0, 100, 0, 100000, 0,                                        \
       "thin kernel: only where its groups (k split included) reach this percentage of the compute units (fewer: the tiled kernels)") \
     X(SGEMM_THIN_GROUPS_PER_UNIT, OP_SGEMM, HOST, 0, 8, 1, 256, 0,                                  \
-      "thin and dots kernels: k is split until the groups reach this many per compute unit (slices of at least SGEMM_THIN_MIN_K or SGEMM_DOTS_MIN_K steps, at most SGEMM_THIN_MAX_SLICES)") \
+      "thin kernel: k is split until the groups reach this many per compute unit (slices of at least SGEMM_THIN_MIN_K steps, at most SGEMM_THIN_MAX_SLICES)") \
     X(SGEMM_THIN_MIN_K, OP_SGEMM, HOST, 0, 128, 1, 1 << 30, 0,                                     \
       "thin kernel: the fewest steps of k a slice of a split k holds")                              \
     X(SGEMM_THIN_MAX_SLICES, OP_SGEMM, HOST, 0, 0, 0, 1 << 30, 0,                                   \
@@ -142,6 +142,8 @@
       "up to this many columns of C whose A is stored along k, or rows whose B is, take the dots kernel where neither the small kernel nor the thin kernel takes the product (0: never; the program holds the local memory only of the entry points it needs)") \
     X(SGEMM_DOTS_MIN_K, OP_SGEMM, HOST, 0, 128, 1, 1 << 30, 0,                                     \
       "dots kernel: the fewest steps of k a slice of a split k holds (shorter, summing the slices costs more than they gain)") \
+    X(SGEMM_DOTS_GROUPS_PER_UNIT, OP_SGEMM, HOST, 0, 8, 1, 256, 0,                                  \
+      "dots kernel: k is split until the groups reach this many per compute unit (slices of at least SGEMM_DOTS_MIN_K steps, at most SGEMM_THIN_MAX_SLICES)") \
     X(SGEMM_DOTS_LINES, OP_SGEMM, DEFINE, SGEMM_SMALL_SET, 4, 1, 16, 0,                              \
       "dots kernel: lines of the long operand each work-item reads along k")                         \
     X(SGEMM_DOTS_WG, OP_SGEMM, DEFINE, SGEMM_SMALL_SET, 128, 32, 1024, 0,                            \
