@@ -901,14 +901,22 @@ void sgemm_thin(uint M, uint N, uint K, float alpha, float beta, const __global 
 #define DOTS_SUM_LINES(V)                                                                           \
     (SGEMM_DOTS_SUMS / (V) < 1 ? 1 : SGEMM_DOTS_SUMS / (V) > DOTS_LINES ? DOTS_LINES : SGEMM_DOTS_SUMS / (V))
 #define DOTS_SUM_FLOATS(V) (DOTS_SETS * DOTS_SUM_LINES(V) * (V) * DOTS_SUMS_PITCH)
-#define DOTS_LOCAL_FLOATS(V) ((V) * DOTS_KC > DOTS_SUM_FLOATS(V) ? (V) * DOTS_KC : DOTS_SUM_FLOATS(V))
+// Floats between Y's vectors in local memory: DOTS_KC where Y is stored
+// along k (a copy's consecutive work-items take consecutive steps), four
+// more where it is not (they take consecutive vectors of one step, and the
+// pad puts their stores in different banks; the host's SGEMM_DOTS_Y_PAD).
+#define DOTS_Y_PITCH(ALONG_K) ((ALONG_K) ? DOTS_KC : DOTS_KC + 4)
+#define DOTS_Y_FLOATS(V, ALONG_K) ((V) * DOTS_Y_PITCH(ALONG_K))
+#define DOTS_LOCAL_FLOATS(V, ALONG_K)                                                               \
+    (DOTS_Y_FLOATS(V, ALONG_K) > DOTS_SUM_FLOATS(V) ? DOTS_Y_FLOATS(V, ALONG_K) : DOTS_SUM_FLOATS(V))
 #if DOTS_KC % (4 * DOTS_LANES) || DOTS_WG % DOTS_LANES
 #error "SGEMM_DOTS_KC must be a multiple of 128 and SGEMM_DOTS_WG of 32 (the profile checks should have refused them)"
 #endif
 
-// The kernels' body for V vectors (a constant where it is inlined), with
-// `local_vectors` of DOTS_LOCAL_FLOATS(V) floats.
-INLINE void dots(const uint V, __local float4 *local_vectors, uint lines, uint vectors, uint K,
+// The kernels' body for V vectors and Y stored along k or not (`y_along_k`:
+// constants where it is inlined), with `local_vectors` of
+// DOTS_LOCAL_FLOATS(V, y_along_k) floats.
+INLINE void dots(const uint V, const int y_along_k, __local float4 *local_vectors, uint lines, uint vectors, uint K,
                  float alpha, float beta, const __global float *x, ulong x_offset, ulong ldx,
                  uint x_vectors, const __global float *y, ulong y_offset, ulong y_vector_stride,
                  ulong y_k_stride, __global float *c, ulong c_offset, ulong c_line_stride,
@@ -957,7 +965,8 @@ INLINE void dots(const uint V, __local float4 *local_vectors, uint lines, uint v
             DOTS_LOAD_X()
         }
         // Y as [vector][step], copied along whichever of its strides is 1.
-        uint ks = y_k_stride == 1;
+        const int ks = y_along_k;
+        const uint pitch = DOTS_Y_PITCH(y_along_k);
         if (x_first) {
             float ys[(DOTS_MOST_V * DOTS_KC + DOTS_WG - 1) / DOTS_WG];
 #pragma unroll
@@ -972,21 +981,19 @@ INLINE void dots(const uint V, __local float4 *local_vectors, uint lines, uint v
             for (uint i = 0; i < (V * DOTS_KC + DOTS_WG - 1) / DOTS_WG; ++i) {
                 uint e = lid + i * DOTS_WG, v = ks ? e / DOTS_KC : e % V, p = ks ? e % DOTS_KC : e / V;
                 if (e < V * DOTS_KC)
-                    shared[v * DOTS_KC + p] = ys[i];
+                    shared[v * pitch + p] = ys[i];
             }
         } else {
-            // One loop for each order: one loop choosing the order for
-            // each element ran 16 vectors slower (doc/performance.md).
             barrier(CLK_LOCAL_MEM_FENCE);
             if (ks) {
                 for (uint e = lid; e < V * DOTS_KC; e += DOTS_WG) {
                     uint v = e / DOTS_KC, p = e % DOTS_KC;
-                    shared[e] = v < vectors && p < steps ? y[v * y_vector_stride + kc + p] : 0.0f;
+                    shared[v * pitch + p] = v < vectors && p < steps ? y[v * y_vector_stride + kc + p] : 0.0f;
                 }
             } else {
                 for (uint e = lid; e < V * DOTS_KC; e += DOTS_WG) {
                     uint v = e % V, p = e / V;
-                    shared[v * DOTS_KC + p] =
+                    shared[v * pitch + p] =
                         v < vectors && p < steps ? y[v * y_vector_stride + (ulong)(kc + p) * y_k_stride] : 0.0f;
                 }
             }
@@ -1001,7 +1008,7 @@ INLINE void dots(const uint V, __local float4 *local_vectors, uint lines, uint v
         for (uint u = 0; u < DOTS_PASSES; ++u) {
 #pragma unroll
             for (uint v = 0; v < V; ++v) {
-                float4 yv = local_vectors[(v * DOTS_KC + (u * DOTS_LANES + lane) * 4) / 4];
+                float4 yv = local_vectors[(v * pitch + (u * DOTS_LANES + lane) * 4) / 4];
 #pragma unroll
                 for (uint l = 0; l < DOTS_LINES; ++l) {
                     acc[l][v] = fma(xv[u][l].x, yv.x, acc[l][v]);
@@ -1042,22 +1049,26 @@ INLINE void dots(const uint V, __local float4 *local_vectors, uint lines, uint v
 // products to it, else 1 (never launched; its local memory need not fit).
 #define DOTS_WIDTH(N) (SGEMM_DOTS_MAX > ((N) == 4 ? 0 : (N) / 2) ? (N) : 1)
 
-#define DEFINE_DOTS_KERNEL(name, V)                                                                 \
+#define DEFINE_DOTS_KERNEL(name, V, ALONG_K)                                                        \
     __kernel __attribute__((reqd_work_group_size(DOTS_WG, 1, 1))) void name(                        \
         uint lines, uint vectors, uint K, float alpha, float beta, const __global float *x,         \
         ulong x_offset, ulong ldx, uint x_vectors, const __global float *y, ulong y_offset,         \
         ulong y_vector_stride, ulong y_k_stride, __global float *c, ulong c_offset,                 \
         ulong c_line_stride, ulong c_vector_stride, uint k_slice, ulong slice_stride)               \
     {                                                                                               \
-        __local float4 local_vectors[(DOTS_LOCAL_FLOATS(V) + 3) / 4];                               \
-        dots(V, local_vectors, lines, vectors, K, alpha, beta, x, x_offset, ldx, x_vectors, y,      \
-             y_offset, y_vector_stride, y_k_stride, c, c_offset, c_line_stride, c_vector_stride,    \
+        __local float4 local_vectors[(DOTS_LOCAL_FLOATS(V, ALONG_K) + 3) / 4];                      \
+        dots(V, ALONG_K, local_vectors, lines, vectors, K, alpha, beta, x, x_offset, ldx, x_vectors, \
+             y, y_offset, y_vector_stride, y_k_stride, c, c_offset, c_line_stride, c_vector_stride, \
              k_slice, slice_stride);                                                                \
     }
 
-DEFINE_DOTS_KERNEL(sgemm_dots4, DOTS_WIDTH(4))
-DEFINE_DOTS_KERNEL(sgemm_dots8, DOTS_WIDTH(8))
-DEFINE_DOTS_KERNEL(sgemm_dots16, DOTS_WIDTH(16))
+// Y stored along its vectors (y_vector_stride 1), then along k (y_k_stride 1).
+DEFINE_DOTS_KERNEL(sgemm_dots4, DOTS_WIDTH(4), 0)
+DEFINE_DOTS_KERNEL(sgemm_dots8, DOTS_WIDTH(8), 0)
+DEFINE_DOTS_KERNEL(sgemm_dots16, DOTS_WIDTH(16), 0)
+DEFINE_DOTS_KERNEL(sgemm_dots4_along_k, DOTS_WIDTH(4), 1)
+DEFINE_DOTS_KERNEL(sgemm_dots8_along_k, DOTS_WIDTH(8), 1)
+DEFINE_DOTS_KERNEL(sgemm_dots16_along_k, DOTS_WIDTH(16), 1)
 
 // Split k's last step: C = alpha * (the slices' partial products, summed in
 // slice order) + beta * C; beta == 0 writes without reading C.

@@ -22,6 +22,9 @@
     X(SGEMM_DOTS4, sgemm_dots4, SGEMM_SMALL_SET, "dots")                                            \
     X(SGEMM_DOTS8, sgemm_dots8, SGEMM_SMALL_SET, "dots")                                            \
     X(SGEMM_DOTS16, sgemm_dots16, SGEMM_SMALL_SET, "dots")                                          \
+    X(SGEMM_DOTS4_ALONG_K, sgemm_dots4_along_k, SGEMM_SMALL_SET, "dots")                            \
+    X(SGEMM_DOTS8_ALONG_K, sgemm_dots8_along_k, SGEMM_SMALL_SET, "dots")                            \
+    X(SGEMM_DOTS16_ALONG_K, sgemm_dots16_along_k, SGEMM_SMALL_SET, "dots")                          \
     X(SGEMM_SCALE, sgemm_scale, SGEMM_SMALL_SET, "scale")                                           \
     X(SGEMM_SPLIT_SUM, sgemm_split_sum, SGEMM_SMALL_SET, "split-sum")                               \
     X(SGEMM_STAGE, sgemm_stage, SGEMM_SMALL_SET, "stage")                                           \

@@ -73,6 +73,10 @@ static const char *orientation(const struct sgemm_call *c)
 // DOTS_LANES).
 #define SGEMM_DOTS_LANES 32
 
+// Floats past SGEMM_DOTS_KC between the dots kernel's local vectors
+// (cl/sgemm.cl's DOTS_Y_PITCH).
+#define SGEMM_DOTS_Y_PAD 4
+
 // The vectors of the dots kernel's entry point for a short side of C (4, 8
 // or 16: the fewest that hold it; cl/sgemm.cl's DOTS_WIDTH).
 static int dots_vectors(size_t short_side)
@@ -194,7 +198,7 @@ static tailor_status check(const struct profile *profile, const tailor_device_in
     // The widest entry point SGEMM_DOTS_MAX needs (the others hold one vector).
     int most = t[TUNE_SGEMM_DOTS_MAX];
     size_t widest = most > 0 ? (size_t)dots_vectors((size_t)most) : 1;
-    size_t dots_floats = widest * (size_t)dots_kc;
+    size_t dots_floats = widest * ((size_t)dots_kc + SGEMM_DOTS_Y_PAD);
     size_t dots_sums =
         (size_t)(dots_wg / SGEMM_DOTS_LANES) * dots_sum_lines(t, widest) * widest * (SGEMM_DOTS_LANES + 1);
     size_t dots_bytes = sizeof(float) * (dots_floats > dots_sums ? dots_floats : dots_sums);
@@ -404,8 +408,17 @@ static int partials_fit(const struct sgemm_call *c, size_t staged, size_t slices
 
 static int is_dots(const struct sgemm_plan *p)
 {
-    return p->op.kernel == KERNEL_SGEMM_DOTS4 || p->op.kernel == KERNEL_SGEMM_DOTS8 ||
-           p->op.kernel == KERNEL_SGEMM_DOTS16;
+    switch (p->op.kernel) {
+    case KERNEL_SGEMM_DOTS4:
+    case KERNEL_SGEMM_DOTS8:
+    case KERNEL_SGEMM_DOTS16:
+    case KERNEL_SGEMM_DOTS4_ALONG_K:
+    case KERNEL_SGEMM_DOTS8_ALONG_K:
+    case KERNEL_SGEMM_DOTS16_ALONG_K:
+        return 1;
+    default:
+        return 0;
+    }
 }
 
 // The kernels that take a slice of k (the tiled ones, the thin and dots ones):
@@ -1054,6 +1067,20 @@ static int plan_thin(const struct sgemm_call *c, struct sgemm_plan *p)
     return 1;
 }
 
+// The element strides of the dots kernel's short operand Y: between its
+// vectors (B's columns, or A's rows where `rows`) and along k.
+static void dots_y_strides(const struct sgemm_call *c, int rows, cl_ulong *vector_stride,
+                           cl_ulong *k_stride)
+{
+    if (rows) { // A's rows: m-contiguous (tt) or k-contiguous (nt)
+        *vector_stride = c->a_mn_contig ? 1 : c->lda;
+        *k_stride = c->a_mn_contig ? c->lda : 1;
+    } else { // B's columns: k-contiguous (nt) or n-contiguous (nn)
+        *vector_stride = c->b_k_contig ? c->ldb : 1;
+        *k_stride = c->b_k_contig ? 1 : c->ldb;
+    }
+}
+
 // The dots kernel's plan, where it takes the product: up to
 // SGEMM_DOTS_MAX columns of C (0: never) with A stored along k, each row of
 // A a line, or as many rows with B stored along k, each column of B a line
@@ -1082,9 +1109,12 @@ static int plan_dots(const struct sgemm_call *c, struct sgemm_plan *p)
     p->c_transposed = transposed;
     p->g = (struct geometry){{groups * wg, 1, slices}, {wg, 1, 1}};
     int vectors = dots_vectors(transposed ? c->m : c->n);
-    enum kernel_id kernel = vectors == 4   ? KERNEL_SGEMM_DOTS4
-                            : vectors == 8 ? KERNEL_SGEMM_DOTS8
-                                           : KERNEL_SGEMM_DOTS16;
+    cl_ulong y_vector_stride, y_k_stride;
+    dots_y_strides(c, transposed, &y_vector_stride, &y_k_stride);
+    static const enum kernel_id kernels[2][3] = {
+        {KERNEL_SGEMM_DOTS4, KERNEL_SGEMM_DOTS8, KERNEL_SGEMM_DOTS16},
+        {KERNEL_SGEMM_DOTS4_ALONG_K, KERNEL_SGEMM_DOTS8_ALONG_K, KERNEL_SGEMM_DOTS16_ALONG_K}};
+    enum kernel_id kernel = kernels[y_k_stride == 1][vectors == 4 ? 0 : vectors == 8 ? 1 : 2];
     p->op = (struct op_plan){PROGRAM_SGEMM_SMALL, kernel, 1, ""};
     name_few_line_plan(c, p, "dots", vectors, t[TUNE_SGEMM_DOTS_LINES]);
     return 1;
@@ -1115,17 +1145,12 @@ static void fill_dots_operands(const struct sgemm_call *c, const struct sgemm_pl
     args_u64(a, x_offset);
     args_u64(a, ldx);
     args_u32(a, divides(x_offset, 4) && divides(ldx, 4));
-    if (rows) { // A's rows: m-contiguous (tt) or k-contiguous (nt)
-        args_mem(a, c->a);
-        args_u64(a, c->a_offset);
-        args_u64(a, c->a_mn_contig ? 1 : c->lda);
-        args_u64(a, c->a_mn_contig ? c->lda : 1);
-    } else { // B's columns: k-contiguous (nt) or n-contiguous (nn)
-        args_mem(a, c->b);
-        args_u64(a, c->b_offset);
-        args_u64(a, c->b_k_contig ? c->ldb : 1);
-        args_u64(a, c->b_k_contig ? 1 : c->ldb);
-    }
+    cl_ulong y_vector_stride, y_k_stride;
+    dots_y_strides(c, rows, &y_vector_stride, &y_k_stride);
+    args_mem(a, rows ? c->a : c->b);
+    args_u64(a, rows ? c->a_offset : c->b_offset);
+    args_u64(a, y_vector_stride);
+    args_u64(a, y_k_stride);
 }
 
 // The arguments of the planned kernel, in its parameters' order.
