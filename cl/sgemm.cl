@@ -916,11 +916,11 @@ void sgemm_thin(uint M, uint N, uint K, float alpha, float beta, const __global 
 // The kernels' body for V vectors and Y stored along k or not (`y_along_k`:
 // constants where it is inlined), with `local_vectors` of
 // DOTS_LOCAL_FLOATS(V, y_along_k) floats.
-INLINE void dots(const uint V, const int y_along_k, __local float4 *local_vectors, uint lines, uint vectors, uint K,
-                 float alpha, float beta, const __global float *x, ulong x_offset, ulong ldx,
-                 uint x_vectors, const __global float *y, ulong y_offset, ulong y_vector_stride,
-                 ulong y_k_stride, __global float *c, ulong c_offset, ulong c_line_stride,
-                 ulong c_vector_stride, uint k_slice, ulong slice_stride)
+INLINE void dots(const uint V, const int y_along_k, __local float4 *local_vectors, uint lines,
+                 uint vectors, uint K, float alpha, float beta, const __global float *x,
+                 ulong x_offset, ulong ldx, uint x_vectors, const __global float *y, ulong y_offset,
+                 ulong y_vector_stride, ulong y_k_stride, __global float *c, ulong c_offset,
+                 ulong c_line_stride, ulong c_vector_stride, uint k_slice, ulong slice_stride)
 {
     __local float *shared = (__local float *)local_vectors;
     uint lid = (uint)get_local_id(0), lane = lid % DOTS_LANES, set = lid / DOTS_LANES;
@@ -964,14 +964,15 @@ INLINE void dots(const uint V, const int y_along_k, __local float4 *local_vector
 #pragma unroll
             DOTS_LOAD_X()
         }
-        // Y as [vector][step], copied along whichever of its strides is 1.
-        const int ks = y_along_k;
+        // Y as [vector][step], its vectors `pitch` floats apart, copied
+        // along k where it is stored along k, else across its vectors.
         const uint pitch = DOTS_Y_PITCH(y_along_k);
         if (x_first) {
             float ys[(DOTS_MOST_V * DOTS_KC + DOTS_WG - 1) / DOTS_WG];
 #pragma unroll
             for (uint i = 0; i < (V * DOTS_KC + DOTS_WG - 1) / DOTS_WG; ++i) {
-                uint e = lid + i * DOTS_WG, v = ks ? e / DOTS_KC : e % V, p = ks ? e % DOTS_KC : e / V;
+                uint e = lid + i * DOTS_WG, v = y_along_k ? e / DOTS_KC : e % V,
+                     p = y_along_k ? e % DOTS_KC : e / V;
                 ys[i] = e < V * DOTS_KC && v < vectors && p < steps
                             ? y[v * y_vector_stride + (ulong)(kc + p) * y_k_stride]
                             : 0.0f;
@@ -979,13 +980,14 @@ INLINE void dots(const uint V, const int y_along_k, __local float4 *local_vector
             barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
             for (uint i = 0; i < (V * DOTS_KC + DOTS_WG - 1) / DOTS_WG; ++i) {
-                uint e = lid + i * DOTS_WG, v = ks ? e / DOTS_KC : e % V, p = ks ? e % DOTS_KC : e / V;
+                uint e = lid + i * DOTS_WG, v = y_along_k ? e / DOTS_KC : e % V,
+                     p = y_along_k ? e % DOTS_KC : e / V;
                 if (e < V * DOTS_KC)
                     shared[v * pitch + p] = ys[i];
             }
         } else {
             barrier(CLK_LOCAL_MEM_FENCE);
-            if (ks) {
+            if (y_along_k) {
                 for (uint e = lid; e < V * DOTS_KC; e += DOTS_WG) {
                     uint v = e / DOTS_KC, p = e % DOTS_KC;
                     shared[v * pitch + p] = v < vectors && p < steps ? y[v * y_vector_stride + kc + p] : 0.0f;
@@ -1062,7 +1064,7 @@ INLINE void dots(const uint V, const int y_along_k, __local float4 *local_vector
              k_slice, slice_stride);                                                                \
     }
 
-// Y stored along its vectors (y_vector_stride 1), then along k (y_k_stride 1).
+// Y copied across its vectors (any strides), then along k (y_k_stride 1).
 DEFINE_DOTS_KERNEL(sgemm_dots4, DOTS_WIDTH(4), 0)
 DEFINE_DOTS_KERNEL(sgemm_dots8, DOTS_WIDTH(8), 0)
 DEFINE_DOTS_KERNEL(sgemm_dots16, DOTS_WIDTH(16), 0)

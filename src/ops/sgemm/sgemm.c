@@ -77,13 +77,6 @@ static const char *orientation(const struct sgemm_call *c)
 // (cl/sgemm.cl's DOTS_Y_PITCH).
 #define SGEMM_DOTS_Y_PAD 4
 
-// The vectors of the dots kernel's entry point for a short side of C (4, 8
-// or 16: the fewest that hold it; cl/sgemm.cl's DOTS_WIDTH).
-static int dots_vectors(size_t short_side)
-{
-    return short_side <= 4 ? 4 : short_side <= 8 ? 8 : 16;
-}
-
 // Lines whose sums a set of the dots kernel adds at once, for `vectors`
 // vectors (cl/sgemm.cl's DOTS_SUM_LINES).
 static size_t dots_sum_lines(const int *t, size_t vectors)
@@ -197,7 +190,7 @@ static tailor_status check(const struct profile *profile, const tailor_device_in
             dots_wg, SGEMM_DOTS_LANES, max_group(facts), dots_kc, 4 * SGEMM_DOTS_LANES);
     // The widest entry point SGEMM_DOTS_MAX needs (the others hold one vector).
     int most = t[TUNE_SGEMM_DOTS_MAX];
-    size_t widest = most > 0 ? (size_t)dots_vectors((size_t)most) : 1;
+    size_t widest = most > 0 ? (size_t)sgemm_dots_vectors((size_t)most) : 1;
     size_t dots_floats = widest * ((size_t)dots_kc + SGEMM_DOTS_Y_PAD);
     size_t dots_sums =
         (size_t)(dots_wg / SGEMM_DOTS_LANES) * dots_sum_lines(t, widest) * widest * (SGEMM_DOTS_LANES + 1);
@@ -1108,7 +1101,7 @@ static int plan_dots(const struct sgemm_call *c, struct sgemm_plan *p)
     p->k_slice = (cl_uint)k_slice;
     p->c_transposed = transposed;
     p->g = (struct geometry){{groups * wg, 1, slices}, {wg, 1, 1}};
-    int vectors = dots_vectors(transposed ? c->m : c->n);
+    int vectors = sgemm_dots_vectors(transposed ? c->m : c->n);
     cl_ulong y_vector_stride, y_k_stride;
     dots_y_strides(c, transposed, &y_vector_stride, &y_k_stride);
     static const enum kernel_id kernels[2][3] = {

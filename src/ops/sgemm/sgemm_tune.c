@@ -6,7 +6,8 @@
 // long k, from which m on B stored transposed is packed first (and from
 // which n A, where B is not), and the small kernel with its thresholds on
 // skinny products, the thin kernel and its threshold on products of a few
-// dozen rows; on CPUs the CPU kernels (and whether to use them) on the
+// dozen rows, the dots kernel on products of a few rows or columns along
+// k; on CPUs the CPU kernels (and whether to use them) on the
 // CPU bench's shapes, then from which size they pack A and B first, and the
 // packed kernel's slices.
 #include "sgemm.h"
@@ -76,13 +77,16 @@ static const struct tune_task tasks[] = {
 
 // Register tiles past 64 accumulators spill on every GPU, and their builds
 // alone took NVIDIA's compiler minutes; the thin kernel also holds a local
-// step's loads of B in registers.
+// step's loads of B in registers, and the dots kernel's widest entry point
+// holds its lines' sums.
 static int plausible(const int *t)
 {
+    int dots_max = t[TUNE_SGEMM_DOTS_MAX];
     return t[TUNE_SGEMM_TM] * t[TUNE_SGEMM_TN] <= 64 &&
            t[TUNE_SGEMM_MID_TM] * t[TUNE_SGEMM_MID_TN] <= 64 &&
            t[TUNE_SGEMM_THIN_RM] * t[TUNE_SGEMM_THIN_RN] <= 64 &&
-           t[TUNE_SGEMM_THIN_KC] * t[TUNE_SGEMM_THIN_RN] <= 128;
+           t[TUNE_SGEMM_THIN_KC] * t[TUNE_SGEMM_THIN_RN] <= 128 &&
+           (dots_max == 0 || t[TUNE_SGEMM_DOTS_LINES] * sgemm_dots_vectors((size_t)dots_max) <= 64);
 }
 
 const struct tune_tasks sgemm_tune_tasks = {tasks, sizeof tasks / sizeof tasks[0], 0.4, plausible};
