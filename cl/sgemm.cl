@@ -913,6 +913,15 @@ void sgemm_thin(uint M, uint N, uint K, float alpha, float beta, const __global 
 #error "SGEMM_DOTS_KC must be a multiple of 128 and SGEMM_DOTS_WG of 32 (the profile checks should have refused them)"
 #endif
 
+// Where element e of a copy of Y goes: consecutive elements are steps of one
+// vector where Y is stored along k, else vectors of one step (the order
+// its loads are coalesced in).
+INLINE void dots_y_element(uint e, const uint V, const int y_along_k, uint *v, uint *p)
+{
+    *v = y_along_k ? e / DOTS_KC : e % V;
+    *p = y_along_k ? e % DOTS_KC : e / V;
+}
+
 // The kernels' body for V vectors and Y stored along k or not (`y_along_k`:
 // constants where it is inlined), with `local_vectors` of
 // DOTS_LOCAL_FLOATS(V, y_along_k) floats.
@@ -971,8 +980,8 @@ INLINE void dots(const uint V, const int y_along_k, __local float4 *local_vector
             float ys[(DOTS_MOST_V * DOTS_KC + DOTS_WG - 1) / DOTS_WG];
 #pragma unroll
             for (uint i = 0; i < (V * DOTS_KC + DOTS_WG - 1) / DOTS_WG; ++i) {
-                uint e = lid + i * DOTS_WG, v = y_along_k ? e / DOTS_KC : e % V,
-                     p = y_along_k ? e % DOTS_KC : e / V;
+                uint e = lid + i * DOTS_WG, v, p;
+                dots_y_element(e, V, y_along_k, &v, &p);
                 ys[i] = e < V * DOTS_KC && v < vectors && p < steps
                             ? y[v * y_vector_stride + (ulong)(kc + p) * y_k_stride]
                             : 0.0f;
@@ -980,24 +989,20 @@ INLINE void dots(const uint V, const int y_along_k, __local float4 *local_vector
             barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
             for (uint i = 0; i < (V * DOTS_KC + DOTS_WG - 1) / DOTS_WG; ++i) {
-                uint e = lid + i * DOTS_WG, v = y_along_k ? e / DOTS_KC : e % V,
-                     p = y_along_k ? e % DOTS_KC : e / V;
+                uint e = lid + i * DOTS_WG, v, p;
+                dots_y_element(e, V, y_along_k, &v, &p);
                 if (e < V * DOTS_KC)
                     shared[v * pitch + p] = ys[i];
             }
         } else {
             barrier(CLK_LOCAL_MEM_FENCE);
-            if (y_along_k) {
-                for (uint e = lid; e < V * DOTS_KC; e += DOTS_WG) {
-                    uint v = e / DOTS_KC, p = e % DOTS_KC;
-                    shared[v * pitch + p] = v < vectors && p < steps ? y[v * y_vector_stride + kc + p] : 0.0f;
-                }
-            } else {
-                for (uint e = lid; e < V * DOTS_KC; e += DOTS_WG) {
-                    uint v = e % V, p = e / V;
-                    shared[v * pitch + p] =
-                        v < vectors && p < steps ? y[v * y_vector_stride + (ulong)(kc + p) * y_k_stride] : 0.0f;
-                }
+            // Along k the step stride is 1, and the loads say so.
+            for (uint e = lid; e < V * DOTS_KC; e += DOTS_WG) {
+                uint v, p;
+                dots_y_element(e, V, y_along_k, &v, &p);
+                ulong at = y_along_k ? v * y_vector_stride + kc + p
+                                     : v * y_vector_stride + (ulong)(kc + p) * y_k_stride;
+                shared[v * pitch + p] = v < vectors && p < steps ? y[at] : 0.0f;
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
