@@ -180,6 +180,16 @@ __kernel void gemv_scale(__global void *y, uint y_type, ulong y_base, long incy,
     }
 }
 
+// x copied element for element into `gathered`, unit-stride, for the row
+// kernels of a call whose lines would each gather it otherwise.
+__kernel void gemv_gather_x(const __global IN_T *x, ulong x_base, long incx, ulong k,
+                            __global IN_T *gathered)
+{
+    ulong j = get_global_id(0);
+    if (j < k)
+        gathered[j] = x[(long)x_base + (long)j * incx];
+}
+
 #if GEMV_KERNELS == GEMV_KERNELS_GPU
 
 #if GEMV_ROW_LANES > 0
@@ -234,16 +244,6 @@ __kernel void gemv_scale(__global void *y, uint y_type, ulong y_base, long incy,
 
 #define ADD(a, b) ((a) + (b))
 DEFINE_SEGMENT_REDUCE(segment_sum, float, ADD, 0.0f)
-
-// x copied element for element into `gathered`, unit-stride, for the row
-// kernels of a call whose lines would each gather it otherwise.
-__kernel void gemv_gather_x(const __global IN_T *x, ulong x_base, long incx, ulong k,
-                            __global IN_T *gathered)
-{
-    ulong j = get_global_id(0);
-    if (j < k)
-        gathered[j] = x[(long)x_base + (long)j * incx];
-}
 
 // The loads of a lane's last elements or vectors, fewer than GEMV_UNROLL.
 #define TAIL_LOADS (GEMV_UNROLL > 1 ? GEMV_UNROLL - 1 : 1)

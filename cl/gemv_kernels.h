@@ -8,7 +8,7 @@
 #define GEMV_KERNELS(X)                                                                             \
     X(GEMV_FINISH, gemv_finish, GEMV_PROGRAM_SET, "finish")                                         \
     X(GEMV_SCALE, gemv_scale, GEMV_PROGRAM_SET, "scale")                                            \
-    X(GEMV_GATHER_X, gemv_gather_x, GEMV_GPU_SET, "gather-x")                                       \
+    X(GEMV_GATHER_X, gemv_gather_x, GEMV_PROGRAM_SET, "gather-x")                                   \
     X(GEMV_ROW_LANES1, gemv_row_lanes1, GEMV_GPU_SET, "row/multi-row-1")                            \
     X(GEMV_ROW_LANES1_SPLIT, gemv_row_lanes1_split, GEMV_GPU_SET, "row/multi-row-1")                \
     X(GEMV_ROW_LANES1_VEC, gemv_row_lanes1_vec, GEMV_GPU_SET, "row/multi-row-1")                    \

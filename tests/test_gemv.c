@@ -611,6 +611,9 @@ static const struct tuning cpu_tunings[] = {
      "cpu/rows/split-k2/two-pass|cpu/columns/split-k2/two-pass", 0, 0},
     {"cpu", "GEMV_CPU_VECTOR=4,GEMV_CPU_COLS=8,GEMV_CPU_LINE_MIN_K=5,GEMV_SPLIT_MIN_ELEMENTS=100",
      "cpu/rows|cpu/columns/split-k", 0, 1},
+    // A strided x gathered once before the row kernel, whole and split.
+    {"cpu", "GEMV_GATHER_X_MIN_ELEMENTS=1,GEMV_SPLIT_MIN_ELEMENTS=1,GEMV_GROUPS_PER_CU=16",
+     "cpu/rows/gathered-x|cpu/rows/gathered-x/split-k", 1, 1},
 };
 
 #define EXPECT(call, status)                                                                        \

@@ -265,6 +265,17 @@ static const enum kernel_id wide_staged_kernels[2] = {KERNEL_GEMV_ROW_WIDE_STAGE
 static kernel_pairs column_kernels = {{KERNEL_GEMV_COL, KERNEL_GEMV_COL_SPLIT},
                                       {KERNEL_GEMV_COL_VEC, KERNEL_GEMV_COL_VEC_SPLIT}};
 
+// Whether a call's row kernel, which would gather x on every line (or block
+// of lines), had better have gemv_gather_x copy it first: one launch more,
+// worth it from GEMV_GATHER_X_MIN_ELEMENTS elements of A on, where x fits
+// the workspace.
+static int gather_pays(const struct gemv_call *c)
+{
+    cl_ulong min_elements = (cl_ulong)tune(c->ctx, TUNE_GEMV_GATHER_X_MIN_ELEMENTS);
+    return min_elements > 0 && c->outputs * c->k >= min_elements &&
+           c->k * c->in_bytes <= workspace_limit_bytes(&c->ctx->info);
+}
+
 // Dots along lines: several lines per lockstep group for short dots, one
 // lockstep group per line, or a work-group per line for long ones; vector
 // loads of A where its lines are aligned. The kernels load x as vectors
@@ -306,10 +317,7 @@ static void plan_rows(const struct gemv_call *c, struct gemv_plan *p)
     int x_gathered = c->incx != 1 || c->x_base % width != 0;
     int staged = vector && x_gathered && family == &wide_kernels && rows_per_group > 1 &&
                  t[TUNE_GEMV_X_CHUNK] > 0;
-    cl_ulong min_elements = (cl_ulong)t[TUNE_GEMV_GATHER_X_MIN_ELEMENTS];
-    p->gather_x = !staged && (vector ? x_gathered : c->incx != 1) && min_elements > 0 &&
-                  c->outputs * c->k >= min_elements &&
-                  c->k * c->in_bytes <= workspace_limit_bytes(&c->ctx->info);
+    p->gather_x = !staged && (vector ? x_gathered : c->incx != 1) && gather_pays(c);
     cl_ulong blocks = ceil_div(c->outputs, rows_per_group);
     plan_slices(c, p, blocks, min_u64(rows_per_group, c->outputs) * c->k,
                 vector ? lanes * width : lanes);
@@ -346,7 +354,8 @@ static void plan_columns(const struct gemv_call *c, struct gemv_plan *p)
 // blocks of GEMV_CPU_VECTOR lines, enough blocks for the cores. Columns: as
 // many outputs per work-item as its sums in private memory hold
 // (GEMV_CPU_COLS), so that each line is read in one long run; split dots then
-// find work for the other cores.
+// find work for the other cores. The row kernel gathers a strided x for each
+// block of lines, element by element: gathered once first where A is large.
 static void plan_cpu(const struct gemv_call *c, struct gemv_plan *p)
 {
     const int *t = c->ctx->profile.tune;
@@ -363,9 +372,11 @@ static void plan_cpu(const struct gemv_call *c, struct gemv_plan *p)
     p->global[0] = (size_t)blocks;
     p->global[1] = p->slices;
     p->local[0] = p->local[1] = 1;
+    p->gather_x = c->rows && c->incx != 1 && gather_pays(c);
+    p->op.launches += (size_t)p->gather_x;
     const enum kernel_id kernel = c->rows ? KERNEL_GEMV_CPU_ROWS : KERNEL_GEMV_CPU_COLS;
     const enum kernel_id pair[2] = {kernel, kernel};
-    name_variant(p, pair, 0, "", 0);
+    name_variant(p, pair, 0, p->gather_x ? "/gathered-x" : "", 0);
 }
 
 // The program of A's and x's type, [16-bit: f16, bf16][CPU kernels].

@@ -53,8 +53,9 @@
       "elements of a strided or misaligned x that a warp-per-row kernel gathers into local "       \
       "memory at once for its lines, a multiple of 16 (0: each line gathers x itself)")            \
     X(GEMV_GATHER_X_MIN_ELEMENTS, OP_GEMV, HOST, 0, 5 << 20, 0, 1 << 30, 0,                         \
-      "calls of this many elements of A or more whose row kernel would gather a strided (vector "   \
-      "kernels: or misaligned) x on every line gather it once into a workspace first (0: never)")  \
+      "calls of this many elements of A or more whose row kernel would gather a strided (GPU "      \
+      "vector kernels: or misaligned) x on every line, or CPU block of lines, gather it once into " \
+      "a workspace first (0: never)")                                                             \
     X(GEMV_COL_WG, OP_GEMV, DEFINE, GEMV_GPU_SET, 256, 1, 1024, POW2,                               \
       "work-group size of the column kernels")                                                      \
     X(GEMV_COL_THREADS, OP_GEMV, HOST, 0, 64, 1, 1024, POW2,                                        \
