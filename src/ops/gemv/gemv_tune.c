@@ -1,8 +1,9 @@
 // What the tuner searches for GEMV: on GPUs the kernels of short lines
 // (several lines a lockstep group), of long lines (vector loads, a group a
 // line, split dots; then with x strided, staged or gathered first) and of
-// columns (transposed row-major), each on its own shapes; on CPUs the CPU
-// kernels (and whether to use them) on the CPU bench's shapes.
+// columns (transposed row-major), each on its own shapes; on CPUs when to
+// gather a strided x first, and the CPU kernels (and whether to use them) on
+// the CPU bench's shapes.
 #include "gemv.h"
 
 #define ROWS(rows, cols) {.operation = TAILOR_OP_SGEMV, .m = rows, .n = cols, .alpha = 1, .beta = 0.5f}
@@ -29,6 +30,9 @@ static const struct tune_task tasks[] = {
      TUNE_PARAMS(TUNE_GEMV_COL_WG, TUNE_GEMV_COL_THREADS, TUNE_GEMV_COL_VECTOR,
                  TUNE_GEMV_COL_UNROLL),
      {COLS(8192, 8192), COLS(65536, 1024), COLS(1024, 65536), COLS(3001, 5003)}},
+    {"gathered x on CPUs", TUNE_ON_CPU, 1, TUNE_PARAMS(TUNE_GEMV_GATHER_X_MIN_ELEMENTS),
+     {STRIDED_ROWS(512, 512, 2), STRIDED_ROWS(1024, 512, -1), STRIDED_ROWS(256, 2048, 3),
+      STRIDED_ROWS(2048, 2048, 2), STRIDED_ROWS(64, 1024, 2)}},
     {"cpu kernels", TUNE_ON_CPU, 3,
      TUNE_PARAMS(TUNE_GEMV_CPU_KERNELS, TUNE_GEMV_CPU_VECTOR, TUNE_GEMV_CPU_COLS,
                  TUNE_GEMV_CPU_LINE_MIN_K, TUNE_GEMV_GROUPS_PER_CU, TUNE_GEMV_SPLIT_MIN_ELEMENTS,
