@@ -3,13 +3,13 @@
 on this machine can take it (print_build_options prints one line per program
 and profile):
 
-  frontend  clang's OpenCL front end and code generator for every line:
-            NVPTX, AMDGCN (no device libraries), SPIR; pedantic, so that
+  frontend  clang's OpenCL front end for every line, pedantic, so that
             what clang accepts as an extension (variadic macros, which
-            NVIDIA's OpenCL C 1.2 compiler refuses) fails here. A family
-            that the ptxas or amdgcn tier builds on this machine (with the
-            same pedantic front end) is left to that tier: the front end
-            would otherwise run twice on each of its lines.
+            NVIDIA's OpenCL C 1.2 compiler refuses) fails here: SPIR lines
+            through the code generator too; NVPTX and AMDGCN lines (no
+            device libraries) through the front end only, for their targets
+            (their code generators, at seconds a program, are the ptxas and
+            amdgcn tiers' part).
   ptxas     each NVIDIA line compiled to PTX with libclc's built-ins linked
             in, its .version and .target set to the device's driver PTX ISA
             and SM, then assembled by the CUDA toolkit's ptxas for that SM
@@ -23,8 +23,7 @@ Any compiler, assembler or linker error fails the tier. A tier whose tools
 are missing exits 77 (skipped) and says what it looked for.
 
 The ptxas tier takes the NVIDIA lines of some SMs only with --sm N,N,...
-and every other SM's with --other-sm N,N,...: the default run assembles a
-few SMs' programs, the vendor suite the rest (every distinct program takes
+and every other SM's with --other-sm N,N,... (every distinct program takes
 seconds of clang and ptxas; over 500 of them take most of an hour of CPU).
 
 usage: crosscompile.py TIER [--sm LIST | --other-sm LIST] PRINT_BUILD_OPTIONS CLANG CL_DIR
@@ -100,7 +99,7 @@ def amdgcn_linked_target(arch, bitcode):
 
 def frontend(tools, line, workdir):
     clang, cl_dir, cpus = tools
-    mode = {'nvptx': ['-S'], 'amdgcn': ['-c'], 'spir': ['-emit-llvm', '-c']}[line.family]
+    mode = {'nvptx': ['-fsyntax-only'], 'amdgcn': ['-fsyntax-only'], 'spir': ['-emit-llvm', '-c']}[line.family]
     command = [clang] + OPENCL + ['-Wpedantic', '-I', cl_dir, '-o', os.devnull] + unlinked_target(line, cpus) + mode + \
         line.options + [os.path.join(cl_dir, line.source)]
     result = run(command)
@@ -215,12 +214,7 @@ def tier_setup(tier, clang, cl_dir, workdir):
     if not shutil.which(clang):
         return None, 'no clang (%s)' % clang
     if tier == 'frontend':
-        families = {'nvptx', 'amdgcn', 'spir'}
-        for other, family in [('ptxas', 'nvptx'), ('amdgcn', 'amdgcn')]:
-            if tier_setup(other, clang, cl_dir, workdir)[0]:
-                print('%s lines: built by the %s tier' % (family, other))
-                families.discard(family)
-        return (families, frontend, (clang, cl_dir, nvptx_cpus(clang))), None
+        return ({'nvptx', 'amdgcn', 'spir'}, frontend, (clang, cl_dir, nvptx_cpus(clang))), None
     if tier == 'ptxas':
         libclc = libclc_nvptx()
         ptxas = find_ptxas()

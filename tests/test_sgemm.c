@@ -35,7 +35,14 @@ struct run {
     char label[512];
     char seen[MAX_VARIANTS][96]; // variants the calls of this run selected
     size_t seen_count;
+    char kinds[MAX_VARIANTS][96]; // the variants without their split counts
+    size_t kind_calls[MAX_VARIANTS]; // how many calls ran each
+    size_t kind_count;
     size_t checks;
+    // Under Oclgrind and valgrind (--small), where a call takes seconds: a
+    // case whose planned variant (tailor_explain) has run this many times
+    // is skipped; 0 runs every case.
+    size_t repeat_limit;
 };
 
 struct gemm_case {
@@ -85,9 +92,42 @@ static size_t element_index(const struct storage *s, tailor_layout layout, size_
     return layout == TAILOR_ROW_MAJOR ? index_of(s, row, col) : index_of(s, col, row);
 }
 
+// A variant without the digits of its split count ("split-k12:tiled-..." is
+// "split-k:tiled-..."): calls that differ in the count alone run the same code.
+static void variant_kind(const char *variant, char *kind, size_t size)
+{
+    size_t length = 0;
+    for (const char *c = variant; *c && length + 1 < size; ++c) {
+        if (c > variant + 6 && strncmp(c - 7, "split-k", 7) == 0)
+            while (*c >= '0' && *c <= '9')
+                ++c;
+        if (!*c)
+            break;
+        kind[length++] = *c;
+    }
+    kind[length] = '\0';
+}
+
+static size_t *variant_calls(struct run *run, const char *variant)
+{
+    char kind[96];
+    variant_kind(variant, kind, sizeof kind);
+    for (size_t i = 0; i < run->kind_count; ++i)
+        if (strcmp(run->kinds[i], kind) == 0)
+            return &run->kind_calls[i];
+    if (run->kind_count == MAX_VARIANTS)
+        return NULL;
+    snprintf(run->kinds[run->kind_count], sizeof run->kinds[0], "%s", kind);
+    run->kind_calls[run->kind_count] = 0;
+    return &run->kind_calls[run->kind_count++];
+}
+
 static void note_variant(struct run *run)
 {
     const char *variant = tailor_last_variant();
+    size_t *calls = variant_calls(run, variant);
+    if (calls)
+        ++*calls;
     for (size_t i = 0; i < run->seen_count; ++i)
         if (strcmp(run->seen[i], variant) == 0)
             return;
@@ -145,6 +185,20 @@ static void check_case(struct run *run, const struct gemm_case *g, unsigned long
     for (size_t i = 0; i < sc.count; ++i)
         c[i] = !in_matrix(&sc, i) ? SENTINEL : g->beta == 0.0f && g->planted_nans ? NAN : uniform_float(seed);
 
+    char planned[sizeof ((tailor_plan *)0)->variant] = "";
+    if (run->repeat_limit) {
+        tailor_call call = {.operation = TAILOR_OP_SGEMM, .layout = g->layout, .trans_a = g->trans_a,
+                            .trans_b = g->trans_b, .m = g->m, .n = g->n, .k = g->k,
+                            .a_offset = sa.offset, .b_offset = sb.offset, .c_offset = sc.offset,
+                            .lda = sa.ld, .ldb = sb.ld, .ldc = sc.ld, .alpha = g->alpha, .beta = g->beta};
+        tailor_plan plan;
+        if (tailor_explain(run->handle, &call, &plan) == TAILOR_SUCCESS) {
+            const size_t *calls = variant_calls(run, plan.variant);
+            if (!calls || *calls >= run->repeat_limit)
+                goto done;
+            snprintf(planned, sizeof planned, "%s", plan.variant);
+        }
+    }
     a_buffer = test_buffer(run->device, CL_MEM_READ_ONLY, sa.count * sizeof *a, a);
     b_buffer = test_buffer(run->device, CL_MEM_READ_ONLY, sb.count * sizeof *b, b);
     c_buffer = test_buffer(run->device, CL_MEM_READ_WRITE, sc.count * sizeof *c, c);
@@ -159,6 +213,8 @@ static void check_case(struct run *run, const struct gemm_case *g, unsigned long
     if (status != TAILOR_SUCCESS)
         goto done;
     note_variant(run);
+    CHECK(!run->repeat_limit || strcmp(planned, tailor_last_variant()) == 0,
+          "%s: tailor_explain planned '%s'", text, planned);
     CHECK(event != NULL, "%s: no event", text);
     if (event) {
         CHECK(clWaitForEvents(1, &event) == CL_SUCCESS, "%s: waiting for the event failed", text);
@@ -473,6 +529,7 @@ static void run_config_in(const struct test_device *device, const char *profile,
     open_run(&run, device, profile, config->tuning);
     if (!run.handle)
         return;
+    run.repeat_limit = small ? 2 : 0;
     // The wide product first (the run notes at most MAX_VARIANTS variants),
     // from a seed of its own: the other cases' draws stay as they were.
     unsigned long long wide_seed = config_seed ^ 0x9e3779b97f4a7c15ull;

@@ -6,7 +6,11 @@
 // cache holds no torn entry. The walk prints how many OpenCL entry points it
 // failed. Leaks are for LeakSanitizer / valgrind, which run this test too.
 //
-// usage: test_faults [--quick] [--scenario INDEX] [--kind opencl|allocation|file]
+// With --part I/N, the walk takes the scenarios whose index is I modulo N
+// (and part 0 the real disk faults): check_coverage.py runs the parts side by
+// side and adds up their counts.
+//
+// usage: test_faults [--quick] [--scenario INDEX] [--kind opencl|allocation|file] [--part I/N]
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -294,17 +298,23 @@ static void real_disk_faults(struct scenario_state *s)
 
 int main(int argc, char **argv)
 {
-    int quick = 0, only_scenario = -1;
+    int quick = 0, only_scenario = -1, part = 0, parts = 1;
     const char *only_kind = NULL;
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--quick") == 0)
             quick = 1;
+        else if (i + 1 < argc && strcmp(argv[i], "--part") == 0) {
+            if (sscanf(argv[++i], "%d/%d", &part, &parts) != 2 || parts < 1 || part < 0 || part >= parts) {
+                fprintf(stderr, "--part takes I/N with 0 <= I < N\n");
+                return 2;
+            }
+        }
         else if (i + 1 < argc && strcmp(argv[i], "--scenario") == 0)
             only_scenario = atoi(argv[++i]);
         else if (i + 1 < argc && strcmp(argv[i], "--kind") == 0)
             only_kind = argv[++i];
     }
-    int selective = only_scenario >= 0 || only_kind;
+    int selective = only_scenario >= 0 || only_kind || parts > 1;
     snprintf(cache_dir, sizeof cache_dir, "/tmp/tailor-faults-%ld", (long)getpid());
     mkdir(cache_dir, 0700);
     setenv("TAILOR_CACHE_DIR", cache_dir, 1);
@@ -316,10 +326,12 @@ int main(int argc, char **argv)
     static const int opencl_errors[] = {CL_OUT_OF_RESOURCES, CL_OUT_OF_HOST_MEMORY, CL_BUILD_PROGRAM_FAILURE,
                                         CL_INVALID_BINARY};
     static const int file_errors[] = {ENOSPC, EACCES, EIO};
+    size_t walked = 0;
     for (size_t i = 0; i < scenario_count; ++i) {
         const struct scenario *scenario = &scenarios[i];
-        if (only_scenario >= 0 && (size_t)only_scenario != i)
+        if ((only_scenario >= 0 && (size_t)only_scenario != i) || i % (size_t)parts != (size_t)part)
             continue;
+        ++walked;
         for (size_t e = 0; e < sizeof opencl_errors / sizeof opencl_errors[0]; ++e)
             if (!only_kind || strcmp(only_kind, "opencl") == 0)
                 walk(&state, scenario, FAULT_OPENCL, opencl_errors[e], quick);
@@ -330,7 +342,7 @@ int main(int argc, char **argv)
                 if (!only_kind || strcmp(only_kind, "file") == 0)
                     walk(&state, scenario, FAULT_FILE, file_errors[e], quick);
     }
-    if (!selective)
+    if (part == 0 && only_scenario < 0 && !only_kind)
         real_disk_faults(&state);
 
     int called = 0, failed = 0;
@@ -344,7 +356,7 @@ int main(int argc, char **argv)
                fault_opencl_failures(f));
     }
     printf("%zu scenarios, %lu attempts: %lu returned a status, %lu absorbed the fault with the right result\n",
-           only_scenario >= 0 ? (size_t)1 : scenario_count, all_walks.attempts, all_walks.errors,
+           walked, all_walks.attempts, all_walks.errors,
            all_walks.absorbed);
     printf("%d OpenCL entry points called, %d of them failed at least once\n", called, failed);
     CHECK(quick || selective || failed == called, "the walk failed %d of the %d entry points the library calls", failed, called);
