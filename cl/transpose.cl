@@ -1272,10 +1272,10 @@ __kernel void transpose_copy_strided(ulong count, const __global ELEM *restrict 
 #if METHOD == TRANSPOSE_CPU
 // The CPU method's copy with a stride: a work-group of one work-item per run
 // of `run` elements, so that an element costs its load and its store rather
-// than a share of the work-group loop's index arithmetic. Blocks of 16 loads
-// before their 16 stores; one side's stride is 1, passed as a constant, so
-// that its accesses vectorize.
-#define COPY_BLOCK 16
+// than a share of the work-group loop's index arithmetic. Blocks of 8 loads
+// before their 8 stores (16 scalars held at once spilled to the stack); one
+// side's stride is 1, passed as a constant, so that its accesses vectorize.
+#define COPY_BLOCK 8
 
 static inline __attribute__((always_inline)) void
 copy_run(const __global ELEM *a, ulong a_stride, __global ELEM *b, ulong b_stride, ulong first,
