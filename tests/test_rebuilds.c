@@ -2,6 +2,7 @@
 // stored by a first handle; a handle that changes host thresholds only loads
 // every one of them from the disk cache; a handle that changes one kernel
 // parameter rebuilds exactly the programs that read it.
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,24 +18,19 @@
 static size_t chosen_programs(const struct test_device *device, enum program_id *ids)
 {
     static const enum param_id sgemm_params[] = {TUNE_SGEMM_SMALL_RM, TUNE_SGEMM_PAD_B};
+    uint64_t sgemm_programs = 0, first_readers = 0;
+    for (int id = 0; id < PROGRAM_COUNT; ++id)
+        if (program_table[id].op == OP_SGEMM)
+            sgemm_programs |= (uint64_t)1 << id;
+    for (size_t k = 0; k < sizeof sgemm_params / sizeof sgemm_params[0]; ++k) {
+        uint64_t readers = param_table[sgemm_params[k]].readers & sgemm_programs;
+        first_readers |= readers & (~readers + 1);
+    }
     size_t count = 0;
     for (int id = 0; id < PROGRAM_COUNT; ++id) {
         const struct program_info *p = &program_table[id];
-        if (p->op == OP_REDUCE && (!p->needs_fp64 || device->info.has_fp64))
+        if ((p->op == OP_REDUCE || ((first_readers >> id) & 1)) && (!p->needs_fp64 || device->info.has_fp64))
             ids[count++] = (enum program_id)id;
-    }
-    for (size_t k = 0; k < sizeof sgemm_params / sizeof sgemm_params[0]; ++k) {
-        for (int id = 0; id < PROGRAM_COUNT; ++id) {
-            const struct program_info *p = &program_table[id];
-            if (p->op == OP_SGEMM && ((param_table[sgemm_params[k]].readers >> id) & 1)) {
-                int chosen = 0;
-                for (size_t i = 0; i < count; ++i)
-                    chosen |= ids[i] == (enum program_id)id;
-                if (!chosen)
-                    ids[count++] = (enum program_id)id;
-                break;
-            }
-        }
     }
     return count;
 }

@@ -314,7 +314,7 @@ int main(int argc, char **argv)
         else if (i + 1 < argc && strcmp(argv[i], "--kind") == 0)
             only_kind = argv[++i];
     }
-    int selective = only_scenario >= 0 || only_kind || parts > 1;
+    int filtered = only_scenario >= 0 || only_kind, selective = filtered || parts > 1;
     snprintf(cache_dir, sizeof cache_dir, "/tmp/tailor-faults-%ld", (long)getpid());
     mkdir(cache_dir, 0700);
     setenv("TAILOR_CACHE_DIR", cache_dir, 1);
@@ -342,7 +342,7 @@ int main(int argc, char **argv)
                 if (!only_kind || strcmp(only_kind, "file") == 0)
                     walk(&state, scenario, FAULT_FILE, file_errors[e], quick);
     }
-    if (part == 0 && only_scenario < 0 && !only_kind)
+    if (part == 0 && !filtered)
         real_disk_faults(&state);
 
     int called = 0, failed = 0;
