@@ -672,6 +672,46 @@ static void check_split_long_k(const struct test_device *device, const char *pro
     tailor_context_release(&handle);
 }
 
+// SGEMM_SPLIT_ROUNDS_K splits k, from that k on, where the mid tiles (16 x
+// 16) fill no more than SGEMM_SPLIT_ROUNDS rounds of SGEMM_GROUPS_PER_UNIT
+// (2) groups per compute unit; the other splits are off. 32 x 32U (U compute
+// units) is 4U mid tiles, two rounds: split under two rounds (the big tiles'
+// U groups in two slices take half a unit's time), not under one; nor with
+// k short of the threshold, nor where the big tiles pad C more (32 x
+// (32U - 16), which would split as much otherwise).
+static void check_split_rounds(const struct test_device *device, const char *profile)
+{
+    size_t units = device->info.compute_units;
+    const struct {
+        int rounds;
+        cl_uint n_short, k; // n = 32U - n_short
+        int split;
+    } cases[] = {{2, 0, 256, 1}, {1, 0, 256, 0}, {2, 0, 255, 0}, {2, 16, 256, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        char tuning[1536];
+        snprintf(tuning, sizeof tuning,
+                 NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_THIN_M=0,"
+                         "SGEMM_MID_PERCENT=100000,SGEMM_BM=32,SGEMM_BN=32,SGEMM_BK=8,SGEMM_MID_BM=16,"
+                         "SGEMM_MID_BN=16,SGEMM_MID_BK=8,SGEMM_SPLIT_PERCENT=0,SGEMM_SPLIT_LONG_K=0,"
+                         "SGEMM_SPLIT_ROUNDS_K=256,SGEMM_SPLIT_ROUNDS=%d,SGEMM_GROUPS_PER_UNIT=2,"
+                         "SGEMM_SHARED_GAIN=100,SGEMM_SPLIT_SLICE_COST=0,SGEMM_SPLIT_MIN_K=8,"
+                         "SGEMM_MID_SPLIT_EFFICIENCY=0",
+                 cases[i].rounds);
+        tailor_context *handle = test_handle(device, profile, tuning);
+        if (!handle)
+            return;
+        cl_uint n = (cl_uint)(32 * units) - cases[i].n_short;
+        tailor_plan plan;
+        const char *want = cases[i].split ? "split-k" : "tiled-16x16x8/";
+        tailor_status status = explain_packed_nn(handle, 32, n, cases[i].k, &plan);
+        CHECK(status == TAILOR_SUCCESS && strncmp(plan.variant, want, strlen(want)) == 0,
+              "[%s] 32 x %u x %u, SGEMM_SPLIT_ROUNDS=%d on %zu compute units: status %d, %s, want %s",
+              profile, n, cases[i].k, cases[i].rounds, units, (int)status,
+              status == TAILOR_SUCCESS ? plan.variant : "", want);
+        tailor_context_release(&handle);
+    }
+}
+
 // The small kernel takes thin products only while k is short: past
 // SGEMM_SMALL_MAX_K the tiled kernels take them, whatever the thin side.
 static void check_small_max_k(const struct test_device *device, const char *profile)
@@ -1141,6 +1181,7 @@ int main(int argc, char **argv)
                 run_config(&devices[d], profiles[p], &configs[i], options.small, &seed);
             check_shared_gain(&devices[d], profiles[p]);
             check_split_long_k(&devices[d], profiles[p]);
+            check_split_rounds(&devices[d], profiles[p]);
             check_small_max_k(&devices[d], profiles[p]);
             check_thin(&devices[d], profiles[p]);
             check_cpu_short_k_packs(&devices[d], profiles[p]);

@@ -490,17 +490,22 @@ static int big_tiles_cover_as_mid(const struct sgemm_call *c, const struct sgemm
 // SGEMM_SPLIT_LONG_K on, it also may where the mid tiles fill no more than
 // one round of SGEMM_GROUPS_PER_UNIT groups per unit: so few small groups
 // leave a unit short of warps, which slices of the big tiles fill, unless
-// the big tiles pad C more.
+// the big tiles pad C more. From k = SGEMM_SPLIT_ROUNDS_K on, the same up to
+// SGEMM_SPLIT_ROUNDS rounds: there the big tiles' speed per multiply-add
+// over long slices outweighs the sum of the slices.
 static int split_considered(const struct sgemm_call *c, const struct sgemm_tiles *big,
                             const struct sgemm_tiles *mid, size_t mid_groups)
 {
     const int *t = c->ctx->profile.tune;
     size_t units = c->ctx->info.compute_units, long_k = (size_t)t[TUNE_SGEMM_SPLIT_LONG_K];
+    size_t rounds_k = (size_t)t[TUNE_SGEMM_SPLIT_ROUNDS_K];
+    size_t round = units * (size_t)t[TUNE_SGEMM_GROUPS_PER_UNIT];
     int few = mid_groups * 100 < (size_t)t[TUNE_SGEMM_SPLIT_PERCENT] * units;
-    int one_round = long_k && c->k >= long_k &&
-                    mid_groups <= units * (size_t)t[TUNE_SGEMM_GROUPS_PER_UNIT] &&
-                    big_tiles_cover_as_mid(c, big, mid);
-    return (few || one_round) && c->k / 2 >= (size_t)t[TUNE_SGEMM_SPLIT_MIN_K];
+    int covers = big_tiles_cover_as_mid(c, big, mid);
+    int one_round = long_k && c->k >= long_k && mid_groups <= round && covers;
+    int rounds = rounds_k && c->k >= rounds_k &&
+                 mid_groups <= round * (size_t)t[TUNE_SGEMM_SPLIT_ROUNDS] && covers;
+    return (few || one_round || rounds) && c->k / 2 >= (size_t)t[TUNE_SGEMM_SPLIT_MIN_K];
 }
 
 // The slice count of k for `groups` tiles: a count's time goes as a compute

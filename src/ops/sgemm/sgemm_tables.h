@@ -88,6 +88,10 @@
       "tiled kernels: k is split into slices (of big tiles, or of mid ones by SGEMM_MID_SPLIT_EFFICIENCY), summed afterwards, when the mid tiles give fewer groups than this percentage of the compute units (0: never); how many by SGEMM_GROUPS_PER_UNIT and SGEMM_SHARED_GAIN") \
     X(SGEMM_SPLIT_LONG_K, OP_SGEMM, HOST, 0, 0, 0, 1 << 30, 0,                                      \
       "tiled kernels: from this k on (0: never), k is also split where the mid tiles would fill at most one round of SGEMM_GROUPS_PER_UNIT groups per compute unit and the big tiles cover no more of C than they do") \
+    X(SGEMM_SPLIT_ROUNDS_K, OP_SGEMM, HOST, 0, 0, 0, 1 << 30, 0,                                    \
+      "tiled kernels: from this k on (0: never), k is also split where the mid tiles would fill at most SGEMM_SPLIT_ROUNDS such rounds and the big tiles cover no more of C than they do") \
+    X(SGEMM_SPLIT_ROUNDS, OP_SGEMM, HOST, 0, 1, 1, 64, 0,                                          \
+      "tiled kernels: the rounds of mid-tile groups (SGEMM_GROUPS_PER_UNIT per compute unit) up to which SGEMM_SPLIT_ROUNDS_K splits k") \
     X(SGEMM_GROUPS_PER_UNIT, OP_SGEMM, HOST, 0, 1, 1, 64, 0,                                       \
       "tiled kernels: big-tile groups a compute unit runs at once (split k counts a unit's groups in rounds of this many)") \
     X(SGEMM_SHARED_GAIN, OP_SGEMM, HOST, 0, 100, 0, 100, 0,                                        \
