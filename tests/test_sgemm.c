@@ -638,76 +638,71 @@ static void check_shared_gain(const struct test_device *device, const char *prof
     }
 }
 
-// SGEMM_SPLIT_LONG_K splits k, from that k on, where the mid tiles (16 x
-// 16) fill no more than a round of SGEMM_GROUPS_PER_UNIT (2) groups per
-// compute unit and the big tiles (32 x 32) pad C no more than they do; the
-// other splits are off (SGEMM_SPLIT_PERCENT=0). 32 x 32 is four mid tiles:
-// split on two compute units or more, with k long enough; 16 x 16 is one
-// mid tile, but the big tile covers 32 x 32: never split.
+// The split-k rule checks' configuration: big tiles of 32 x 32, mid tiles
+// of 16 x 16 (taken whenever k stays whole), the fewer-groups split off
+// (SGEMM_SPLIT_PERCENT=0), two groups a compute unit each as fast as alone,
+// slices without cost. Each check appends its rule's parameters.
+#define SPLIT_RULE                                                                                  \
+    NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_THIN_M=0,"              \
+            "SGEMM_MID_PERCENT=100000,SGEMM_BM=32,SGEMM_BN=32,SGEMM_BK=8,SGEMM_MID_BM=16,"          \
+            "SGEMM_MID_BN=16,SGEMM_MID_BK=8,SGEMM_SPLIT_PERCENT=0,SGEMM_GROUPS_PER_UNIT=2,"         \
+            "SGEMM_SHARED_GAIN=100,SGEMM_SPLIT_SLICE_COST=0,SGEMM_SPLIT_MIN_K=8,"                   \
+            "SGEMM_MID_SPLIT_EFFICIENCY=0,"
+
+// Checks that an m x n x k product (row-major nn, packed) splits k, or
+// takes the mid tiles whole, under `handle` (`rule` names its setting).
+static void check_split_plan(const struct test_device *device, tailor_context *handle,
+                             const char *profile, const char *rule, cl_uint m, cl_uint n, cl_uint k,
+                             int split)
+{
+    tailor_plan plan;
+    const char *want = split ? "split-k" : "tiled-16x16x8/";
+    tailor_status status = explain_packed_nn(handle, m, n, k, &plan);
+    CHECK(status == TAILOR_SUCCESS && strncmp(plan.variant, want, strlen(want)) == 0,
+          "[%s] %s: %u x %u x %u on %u compute units: status %d, %s, want %s", profile, rule, m, n,
+          k, device->info.compute_units, (int)status, status == TAILOR_SUCCESS ? plan.variant : "",
+          want);
+}
+
+// SGEMM_SPLIT_LONG_K splits k, from that k on, where the mid tiles fill no
+// more than a round of groups and the big tiles pad C no more than they do.
+// 32 x 32 is four mid tiles: split on two compute units or more, with k
+// long enough; 16 x 16 is one mid tile, but the big tile covers 32 x 32:
+// never split.
 static void check_split_long_k(const struct test_device *device, const char *profile)
 {
-    tailor_context *handle = test_handle(
-        device, profile,
-        NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_THIN_M=0,"
-                "SGEMM_MID_PERCENT=100000,SGEMM_BM=32,SGEMM_BN=32,SGEMM_BK=8,SGEMM_MID_BM=16,"
-                "SGEMM_MID_BN=16,SGEMM_MID_BK=8,SGEMM_SPLIT_PERCENT=0,SGEMM_SPLIT_LONG_K=256,"
-                "SGEMM_GROUPS_PER_UNIT=2,SGEMM_SHARED_GAIN=100,SGEMM_SPLIT_SLICE_COST=0,"
-                "SGEMM_SPLIT_MIN_K=8,SGEMM_MID_SPLIT_EFFICIENCY=0");
+    tailor_context *handle = test_handle(device, profile, SPLIT_RULE "SGEMM_SPLIT_LONG_K=256");
     if (!handle)
         return;
-    size_t units = device->info.compute_units;
-    const struct {
-        cl_uint m, n, k;
-        int split;
-    } cases[] = {{32, 32, 256, units >= 2}, {32, 32, 255, 0}, {16, 16, 1024, 0}};
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        tailor_plan plan;
-        const char *want = cases[i].split ? "split-k" : "tiled-16x16x8/";
-        tailor_status status = explain_packed_nn(handle, cases[i].m, cases[i].n, cases[i].k, &plan);
-        CHECK(status == TAILOR_SUCCESS && strncmp(plan.variant, want, strlen(want)) == 0,
-              "[%s] %u x %u x %u on %zu compute units: status %d, %s, want %s", profile,
-              cases[i].m, cases[i].n, cases[i].k, units, (int)status,
-              status == TAILOR_SUCCESS ? plan.variant : "", want);
-    }
+    int units = (int)device->info.compute_units;
+    check_split_plan(device, handle, profile, "SGEMM_SPLIT_LONG_K=256", 32, 32, 256, units >= 2);
+    check_split_plan(device, handle, profile, "SGEMM_SPLIT_LONG_K=256", 32, 32, 255, 0);
+    check_split_plan(device, handle, profile, "SGEMM_SPLIT_LONG_K=256", 16, 16, 1024, 0);
     tailor_context_release(&handle);
 }
 
-// SGEMM_SPLIT_ROUNDS_K splits k, from that k on, where the mid tiles (16 x
-// 16) fill no more than SGEMM_SPLIT_ROUNDS rounds of SGEMM_GROUPS_PER_UNIT
-// (2) groups per compute unit; the other splits are off. 32 x 32U (U compute
-// units) is 4U mid tiles, two rounds: split under two rounds (the big tiles'
-// U groups in two slices take half a unit's time), not under one; nor with
-// k short of the threshold, nor where the big tiles pad C more (32 x
-// (32U - 16), which would split as much otherwise).
+// SGEMM_SPLIT_ROUNDS_K splits k, from that k on, where the mid tiles fill no
+// more than SGEMM_SPLIT_ROUNDS rounds of groups (SGEMM_SPLIT_LONG_K off).
+// 32 x 32U (U compute units) is 4U mid tiles, two rounds: split under two
+// rounds (the big tiles' U groups in two slices take half a unit's time),
+// not under one; nor with k short of the threshold, nor where the big tiles
+// pad C more (32 x (32U - 16), which would split as much otherwise).
 static void check_split_rounds(const struct test_device *device, const char *profile)
 {
-    size_t units = device->info.compute_units;
     const struct {
         int rounds;
         cl_uint n_short, k; // n = 32U - n_short
         int split;
     } cases[] = {{2, 0, 256, 1}, {1, 0, 256, 0}, {2, 0, 255, 0}, {2, 16, 256, 0}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        char tuning[1536];
-        snprintf(tuning, sizeof tuning,
-                 NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_THIN_M=0,"
-                         "SGEMM_MID_PERCENT=100000,SGEMM_BM=32,SGEMM_BN=32,SGEMM_BK=8,SGEMM_MID_BM=16,"
-                         "SGEMM_MID_BN=16,SGEMM_MID_BK=8,SGEMM_SPLIT_PERCENT=0,SGEMM_SPLIT_LONG_K=0,"
-                         "SGEMM_SPLIT_ROUNDS_K=256,SGEMM_SPLIT_ROUNDS=%d,SGEMM_GROUPS_PER_UNIT=2,"
-                         "SGEMM_SHARED_GAIN=100,SGEMM_SPLIT_SLICE_COST=0,SGEMM_SPLIT_MIN_K=8,"
-                         "SGEMM_MID_SPLIT_EFFICIENCY=0",
-                 cases[i].rounds);
+        char rule[64], tuning[1536];
+        snprintf(rule, sizeof rule, "SGEMM_SPLIT_ROUNDS_K=256,SGEMM_SPLIT_ROUNDS=%d", cases[i].rounds);
+        snprintf(tuning, sizeof tuning, SPLIT_RULE "SGEMM_SPLIT_LONG_K=0,%s", rule);
         tailor_context *handle = test_handle(device, profile, tuning);
         if (!handle)
             return;
-        cl_uint n = (cl_uint)(32 * units) - cases[i].n_short;
-        tailor_plan plan;
-        const char *want = cases[i].split ? "split-k" : "tiled-16x16x8/";
-        tailor_status status = explain_packed_nn(handle, 32, n, cases[i].k, &plan);
-        CHECK(status == TAILOR_SUCCESS && strncmp(plan.variant, want, strlen(want)) == 0,
-              "[%s] 32 x %u x %u, SGEMM_SPLIT_ROUNDS=%d on %zu compute units: status %d, %s, want %s",
-              profile, n, cases[i].k, cases[i].rounds, units, (int)status,
-              status == TAILOR_SUCCESS ? plan.variant : "", want);
+        cl_uint n = 32 * device->info.compute_units - cases[i].n_short;
+        check_split_plan(device, handle, profile, rule, 32, n, cases[i].k, cases[i].split);
         tailor_context_release(&handle);
     }
 }

@@ -499,12 +499,12 @@ static int split_considered(const struct sgemm_call *c, const struct sgemm_tiles
     const int *t = c->ctx->profile.tune;
     size_t units = c->ctx->info.compute_units, long_k = (size_t)t[TUNE_SGEMM_SPLIT_LONG_K];
     size_t rounds_k = (size_t)t[TUNE_SGEMM_SPLIT_ROUNDS_K];
-    size_t round = units * (size_t)t[TUNE_SGEMM_GROUPS_PER_UNIT];
+    size_t round_groups = units * (size_t)t[TUNE_SGEMM_GROUPS_PER_UNIT];
     int few = mid_groups * 100 < (size_t)t[TUNE_SGEMM_SPLIT_PERCENT] * units;
     int covers = big_tiles_cover_as_mid(c, big, mid);
-    int one_round = long_k && c->k >= long_k && mid_groups <= round && covers;
+    int one_round = long_k && c->k >= long_k && mid_groups <= round_groups && covers;
     int rounds = rounds_k && c->k >= rounds_k &&
-                 mid_groups <= round * (size_t)t[TUNE_SGEMM_SPLIT_ROUNDS] && covers;
+                 mid_groups <= round_groups * (size_t)t[TUNE_SGEMM_SPLIT_ROUNDS] && covers;
     return (few || one_round || rounds) && c->k / 2 >= (size_t)t[TUNE_SGEMM_SPLIT_MIN_K];
 }
 
