@@ -32,7 +32,7 @@
 struct run {
     const struct test_device *device;
     tailor_context *handle;
-    char label[512];
+    char label[2048];
     char seen[MAX_VARIANTS][96]; // variants the calls of this run selected
     size_t seen_count;
     char kinds[MAX_VARIANTS][96]; // the variants without their split counts
@@ -174,7 +174,7 @@ static void check_case(struct run *run, const struct gemm_case *g, unsigned long
     float *a = malloc(sa.count * sizeof *a), *b = malloc(sb.count * sizeof *b);
     float *c = malloc(sc.count * sizeof *c), *out = malloc(sc.count * sizeof *out);
     cl_mem a_buffer = NULL, b_buffer = NULL, c_buffer = NULL;
-    char text[768];
+    char text[2560];
     if (!a || !b || !c || !out)
         goto done;
     float poison = g->planted_nans ? NAN : 1e30f;
@@ -927,6 +927,68 @@ static void check_packing_for_async(const struct test_device *device, const char
     tailor_context_release(&handle);
 }
 
+// An aligned K-contiguous A is transposed first (SGEMM_PACK_A_ASYNC_MIN_N,
+// _MIN_K) only where that makes the product copy both tiles by cp.async: nn
+// becomes tn through A packed, nt (B packed) through both; below either
+// bound, or without those kernels, A is not packed. The products are checked on the
+// device with A packed where it is.
+static void check_pack_a_for_async(const struct test_device *device, const char *profile,
+                                   unsigned long long *seed)
+{
+    struct run run;
+    open_run(&run, device, profile,
+             TILED_ASYNC ",SGEMM_MID_PERCENT=0,SGEMM_THIN_M=0,SGEMM_PACK_B_MIN_M=1,SGEMM_PACK_A_ASYNC_MIN_N=64,"
+             "SGEMM_PACK_A_ASYNC_MIN_K=40");
+    if (!run.handle)
+        return;
+    tailor_plan plan;
+    tailor_call call = {.operation = TAILOR_OP_SGEMM, .layout = TAILOR_ROW_MAJOR, .trans_a = TAILOR_TRANS,
+                        .trans_b = TAILOR_NO_TRANS, .m = 64, .n = 64, .k = 40, .lda = 64, .ldb = 64, .ldc = 64,
+                        .alpha = 1.0f, .beta = 0.0f};
+    tailor_status status = tailor_explain(run.handle, &call, &plan);
+    CHECK_STATUS(status, TAILOR_SUCCESS);
+    int async = status == TAILOR_SUCCESS && strstr(plan.variant, "/async/") != NULL;
+    const struct {
+        tailor_trans trans_b;
+        cl_uint n, k;
+        const char *packed, *unpacked;
+    } cases[] = {{TAILOR_NO_TRANS, 64, 40, "packed-a:", "tiled-"},
+                 {TAILOR_TRANS, 64, 40, "packed-ab:", "packed-b:"},
+                 {TAILOR_NO_TRANS, 60, 40, "tiled-", "tiled-"},
+                 {TAILOR_TRANS, 60, 40, "packed-b:", "packed-b:"},
+                 {TAILOR_NO_TRANS, 64, 36, "tiled-", "tiled-"},
+                 {TAILOR_TRANS, 64, 36, "packed-b:", "packed-b:"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        call.trans_a = TAILOR_NO_TRANS;
+        call.trans_b = cases[i].trans_b;
+        call.n = call.ldc = cases[i].n;
+        call.k = call.lda = cases[i].k;
+        call.ldb = cases[i].trans_b == TAILOR_TRANS ? call.k : call.n;
+        status = tailor_explain(run.handle, &call, &plan);
+        int wide = cases[i].n >= 64 && cases[i].k >= 40;
+        const char *want = async && wide ? cases[i].packed : cases[i].unpacked;
+        int planned = status == TAILOR_SUCCESS && strstr(plan.variant, want) == plan.variant &&
+                      (!async || !wide || strstr(plan.variant, "/async/"));
+        CHECK(planned, "[%s] 64x%ux%u n%c aligned, case %zu: status %d, %s, want %s%s", profile, cases[i].n,
+              cases[i].k, cases[i].trans_b == TAILOR_TRANS ? 't' : 'n', i, (int)status,
+              status == TAILOR_SUCCESS ? plan.variant : "", want, async && wide ? "../async/.." : "");
+    }
+    static const struct gemm_case products[] = {
+        {TAILOR_ROW_MAJOR, TAILOR_NO_TRANS, TAILOR_NO_TRANS, 100, 72, 45, 1.0f, 0.0f, 1, 1},
+        {TAILOR_ROW_MAJOR, TAILOR_NO_TRANS, TAILOR_TRANS, 68, 96, 52, -0.5f, 0.25f, 1, 1},
+        {TAILOR_COLUMN_MAJOR, TAILOR_NO_TRANS, TAILOR_NO_TRANS, 80, 66, 48, 2.0f, 1.0f, 1, 1},
+        {TAILOR_ROW_MAJOR, TAILOR_NO_TRANS, TAILOR_NO_TRANS, 100, 72, 36, 1.0f, 0.0f, 1, 1},
+        {TAILOR_ROW_MAJOR, TAILOR_NO_TRANS, TAILOR_NO_TRANS, 51, 129, 200, 1.0f, 0.5f, 0, 1},
+    };
+    for (size_t i = 0; i < sizeof products / sizeof products[0]; ++i)
+        check_case(&run, &products[i], seed);
+    if (async) {
+        require_variant(&run, "packed-a:", "/async/", "/tn");
+        require_variant(&run, "packed-ab:", "/async/", "/tn");
+    }
+    close_run(&run);
+}
+
 // Events and wait lists: gated by a user event, the call must not complete first.
 static void check_wait_list(struct run *run)
 {
@@ -1182,6 +1244,7 @@ int main(int argc, char **argv)
             check_cpu_short_k_packs(&devices[d], profiles[p]);
             check_staging(&devices[d], profiles[p]);
             check_packing_for_async(&devices[d], profiles[p]);
+            check_pack_a_for_async(&devices[d], profiles[p], &seed);
             check_thin_slices(&devices[d], profiles[p]);
             if (!options.small)
                 check_tall(&devices[d], profiles[p], &seed);

@@ -897,6 +897,25 @@ static void pack_staged_operands(const struct sgemm_call *c, struct sgemm_plan *
         *p = packed;
 }
 
+// A K-contiguous A goes through registers into local memory (a transposing
+// store); transposed into the workspace first, the product can copy both
+// operand tiles by cp.async instead (tn). The transpose's traffic is a
+// fraction of the product that falls as 1 / n, and what cp.async saves grows
+// with k while the transpose's launch does not: taken from
+// SGEMM_PACK_A_ASYNC_MIN_N columns of C and SGEMM_PACK_A_ASYNC_MIN_K steps of
+// k on, where the packed plan does copy by cp.async.
+static void pack_a_for_async(const struct sgemm_call *c, struct sgemm_plan *p)
+{
+    int min_n = tune(c->ctx, TUNE_SGEMM_PACK_A_ASYNC_MIN_N);
+    if (p->async || p->pack_a || c->a_mn_contig || min_n <= 0 || c->n < (cl_uint)min_n ||
+        c->k < (size_t)tune(c->ctx, TUNE_SGEMM_PACK_A_ASYNC_MIN_K) || !packed_fits(c, c->m))
+        return;
+    struct sgemm_plan packed = {.pack_a = 1, .pack_b = p->pack_b};
+    plan_operands(c, &packed);
+    if (packed.async && areas_of(c, &packed).total <= workspace_limit(c) && keeps_unguarded(&packed, p))
+        *p = packed;
+}
+
 static void plan_tiled_call(const struct sgemm_call *c, struct sgemm_plan *p)
 {
     p->pack_b = packs_b(c);
@@ -911,6 +930,7 @@ static void plan_tiled_call(const struct sgemm_call *c, struct sgemm_plan *p)
             *p = packed;
     }
     pack_staged_operands(c, p);
+    pack_a_for_async(c, p);
     // "packed-b:", "staged-ab:", "packed-b,staged-ac:", "packed-ab,staged-c,padded-m:" ...
     char prefix[64] = "", staged_letters[4] = "";
     snprintf(staged_letters, sizeof staged_letters, "%s%s%s", p->stage_a ? "a" : "", p->stage_b ? "b" : "",
