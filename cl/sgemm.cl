@@ -446,9 +446,9 @@ INLINE void tile_write(__global float *c, ulong ldc, const float *acc, __local f
 INLINE void tile_product(uint M, uint N, uint K, float alpha, float beta, const __global float *a,
                          ulong lda, const __global float *b, ulong ldb, __global float *c,
                          ulong ldc, __local float *as, __local float *bs,
-                         int a_mn_contig, int b_mn_contig, uint m0, uint n0, uint lid, uint tx,
-                         uint ty, int guard_mn, int guard_k, int shifted, uint m_first,
-                         uint n_first)
+                         int a_mn_contig, int b_mn_contig, int copy_async, uint m0, uint n0,
+                         uint lid, uint tx, uint ty, int guard_mn, int guard_k, int shifted,
+                         uint m_first, uint n_first)
 {
     // A's tile corner moves BK along k per step: BK elements along a
     // K-contiguous row, BK rows of an M-contiguous matrix.
@@ -477,7 +477,7 @@ INLINE void tile_product(uint M, uint N, uint K, float alpha, float beta, const 
     uint steps = (K + BK - 1) / BK;
     int guarded = guard_mn || (guard_k && K < BK);
 #if ASYNC
-    if (a_mn_contig && b_mn_contig) {
+    if (copy_async && a_mn_contig && b_mn_contig) {
         if (k_tail) {
             tile_copy(as, LDAS, a_corner + K / BK * a_step, a_offsets, lid, BM, 1, BM, k_tail);
             tile_copy(bs, LDBS, b_corner + K / BK * b_step, b_offsets, lid, BN, 1, BN, k_tail);
@@ -589,7 +589,7 @@ INLINE void tile_product(uint M, uint N, uint K, float alpha, float beta, const 
 INLINE void tiled_gemm(uint M, uint N, uint K, uint k_slice, float alpha, float beta,
                        const __global float *a, ulong lda, const __global float *b, ulong ldb,
                        __global float *c, ulong ldc, ulong c_slice, __local float *as,
-                       __local float *bs, int a_mn_contig, int b_mn_contig, int edge)
+                       __local float *bs, int a_mn_contig, int b_mn_contig, int copy_async, int edge)
 {
     // Swizzled tile order: bands of SWIZZLE tile rows (group_row), each
     // walked column by column along dimension 0. Groups past the tiles have
@@ -671,16 +671,18 @@ INLINE void tiled_gemm(uint M, uint N, uint K, uint k_slice, float alpha, float 
         n0 -= n_first;
     }
     int border = edge == EDGE_GUARDED && (M - m0 < BM || N - n0 < BN);
-    tile_product(M, N, K, alpha, beta, a, lda, b, ldb, c, ldc, as, bs, a_mn_contig, b_mn_contig, m0,
-                 n0, lid, tx, ty, border, edge == EDGE_GUARDED, shifted, m_first, n_first);
+    tile_product(M, N, K, alpha, beta, a, lda, b, ldb, c, ldc, as, bs, a_mn_contig, b_mn_contig,
+                 copy_async, m0, n0, lid, tx, ty, border, edge == EDGE_GUARDED, shifted, m_first,
+                 n_first);
 }
 
 // The kernels, by orientation (row-major terms: n = as stored, t = transposed)
 // and by edge handling. No kernel's name starts with another's: Oclgrind
 // counts a kernel's local arrays by name prefix. C never aliases A or B
 // (BLAS; the host refuses overlaps within a buffer), so the pointers are
-// restrict: read-only loads.
-#define DEFINE_TILED_KERNEL(NAME, A_MN_CONTIG, B_MN_CONTIG, EDGE)                                  \
+// restrict: read-only loads. COPY_ASYNC: the tn kernels copy by cp.async
+// where the program has ASYNC.
+#define DEFINE_TILED_KERNEL(NAME, A_MN_CONTIG, B_MN_CONTIG, EDGE, COPY_ASYNC)                      \
     __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void NAME(                       \
         uint M, uint N, uint K, float alpha, float beta, const __global float *restrict a,        \
         ulong a_offset, ulong lda, const __global float *restrict b, ulong b_offset, ulong ldb,   \
@@ -689,21 +691,30 @@ INLINE void tiled_gemm(uint M, uint N, uint K, uint k_slice, float alpha, float 
         __local float as[A_TILE_FLOATS] __attribute__((aligned(32)));                             \
         __local float bs[NBUF * BK * LDBS] __attribute__((aligned(32)));                          \
         tiled_gemm(M, N, K, k_slice, alpha, beta, a + a_offset, lda, b + b_offset, ldb,            \
-                   c + c_offset, ldc, c_slice, as, bs, A_MN_CONTIG, B_MN_CONTIG, EDGE);            \
+                   c + c_offset, ldc, c_slice, as, bs, A_MN_CONTIG, B_MN_CONTIG, COPY_ASYNC, EDGE); \
     }
 
-DEFINE_TILED_KERNEL(sgemm_tiled_nn_aligned, 0, 1, 0)
-DEFINE_TILED_KERNEL(sgemm_tiled_nt_aligned, 0, 0, 0)
-DEFINE_TILED_KERNEL(sgemm_tiled_tn_aligned, 1, 1, 0)
-DEFINE_TILED_KERNEL(sgemm_tiled_tt_aligned, 1, 0, 0)
-DEFINE_TILED_KERNEL(sgemm_tiled_nn_edge, 0, 1, EDGE_GUARDED)
-DEFINE_TILED_KERNEL(sgemm_tiled_nt_edge, 0, 0, EDGE_GUARDED)
-DEFINE_TILED_KERNEL(sgemm_tiled_tn_edge, 1, 1, EDGE_GUARDED)
-DEFINE_TILED_KERNEL(sgemm_tiled_tt_edge, 1, 0, EDGE_GUARDED)
-DEFINE_TILED_KERNEL(sgemm_tiled_nn_shifted, 0, 1, EDGE_SHIFTED)
-DEFINE_TILED_KERNEL(sgemm_tiled_nt_shifted, 0, 0, EDGE_SHIFTED)
-DEFINE_TILED_KERNEL(sgemm_tiled_tn_shifted, 1, 1, EDGE_SHIFTED)
-DEFINE_TILED_KERNEL(sgemm_tiled_tt_shifted, 1, 0, EDGE_SHIFTED)
+DEFINE_TILED_KERNEL(sgemm_tiled_nn_aligned, 0, 1, 0, 1)
+DEFINE_TILED_KERNEL(sgemm_tiled_nt_aligned, 0, 0, 0, 1)
+DEFINE_TILED_KERNEL(sgemm_tiled_tn_aligned, 1, 1, 0, 1)
+DEFINE_TILED_KERNEL(sgemm_tiled_tt_aligned, 1, 0, 0, 1)
+DEFINE_TILED_KERNEL(sgemm_tiled_nn_edge, 0, 1, EDGE_GUARDED, 1)
+DEFINE_TILED_KERNEL(sgemm_tiled_nt_edge, 0, 0, EDGE_GUARDED, 1)
+DEFINE_TILED_KERNEL(sgemm_tiled_tn_edge, 1, 1, EDGE_GUARDED, 1)
+DEFINE_TILED_KERNEL(sgemm_tiled_tt_edge, 1, 0, EDGE_GUARDED, 1)
+DEFINE_TILED_KERNEL(sgemm_tiled_nn_shifted, 0, 1, EDGE_SHIFTED, 1)
+DEFINE_TILED_KERNEL(sgemm_tiled_nt_shifted, 0, 0, EDGE_SHIFTED, 1)
+DEFINE_TILED_KERNEL(sgemm_tiled_tn_shifted, 1, 1, EDGE_SHIFTED, 1)
+DEFINE_TILED_KERNEL(sgemm_tiled_tt_shifted, 1, 0, EDGE_SHIFTED, 1)
+// The mid tiles' vector programs also hold tn kernels that stage through
+// registers: with few groups per compute unit, register prefetch hid the
+// loads better than two buffers of cp.async (doc/performance.md); the host
+// picks them by the product's groups (SGEMM_MID_ASYNC_ROUNDS).
+#if SGEMM_TILES == SGEMM_TILES_MID && SGEMM_VECTOR_LOADS
+DEFINE_TILED_KERNEL(sgemm_tiled_tn_sync_aligned, 1, 1, 0, 0)
+DEFINE_TILED_KERNEL(sgemm_tiled_tn_sync_edge, 1, 1, EDGE_GUARDED, 0)
+DEFINE_TILED_KERNEL(sgemm_tiled_tn_sync_shifted, 1, 1, EDGE_SHIFTED, 0)
+#endif
 
 #elif SGEMM_KERNELS == SGEMM_KERNELS_SMALL
 // ---------------------------------------------------------------------------

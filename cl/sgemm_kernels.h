@@ -17,6 +17,9 @@
     X(SGEMM_TILED_NT_SHIFTED, sgemm_tiled_nt_shifted, SGEMM_TILED_SET, "tiled")                     \
     X(SGEMM_TILED_TN_SHIFTED, sgemm_tiled_tn_shifted, SGEMM_TILED_SET, "tiled")                     \
     X(SGEMM_TILED_TT_SHIFTED, sgemm_tiled_tt_shifted, SGEMM_TILED_SET, "tiled")                     \
+    X(SGEMM_TILED_TN_SYNC, sgemm_tiled_tn_sync_aligned, SGEMM_MID_VECTOR_SET, "tiled")              \
+    X(SGEMM_TILED_TN_SYNC_EDGE, sgemm_tiled_tn_sync_edge, SGEMM_MID_VECTOR_SET, "tiled")            \
+    X(SGEMM_TILED_TN_SYNC_SHIFTED, sgemm_tiled_tn_sync_shifted, SGEMM_MID_VECTOR_SET, "tiled")      \
     X(SGEMM_SMALL, sgemm_small, SGEMM_SMALL_SET, "small")                                           \
     X(SGEMM_THIN, sgemm_thin, SGEMM_SMALL_SET, "thin")                                              \
     X(SGEMM_DOTS4, sgemm_dots4, SGEMM_SMALL_SET, "dots")                                            \

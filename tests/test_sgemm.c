@@ -989,6 +989,49 @@ static void check_pack_a_for_async(const struct test_device *device, const char 
     close_run(&run);
 }
 
+// The mid tiles' tn products copy by cp.async (SGEMM_MID_ASYNC, where the
+// device has it) only from SGEMM_MID_ASYNC_ROUNDS groups per compute unit:
+// from 0 every one does, from more than any product here none does (the tn
+// kernels that stage through registers), aligned, guarded and shifted, k
+// split or not; each product checked.
+static void check_mid_async_rounds(const struct test_device *device, const char *profile,
+                                   unsigned long long *seed)
+{
+    static const struct gemm_case products[] = {
+        {TAILOR_ROW_MAJOR, TAILOR_TRANS, TAILOR_NO_TRANS, 64, 64, 12, 1.0f, 0.0f, 1, 1},
+        {TAILOR_ROW_MAJOR, TAILOR_TRANS, TAILOR_NO_TRANS, 37, 41, 13, -1.0f, 0.5f, 1, 1},
+        {TAILOR_ROW_MAJOR, TAILOR_TRANS, TAILOR_NO_TRANS, 68, 100, 37, 0.5f, 0.0f, 1, 1},
+        {TAILOR_ROW_MAJOR, TAILOR_TRANS, TAILOR_NO_TRANS, 64, 96, 300, 1.0f, 1.0f, 1, 1},
+        {TAILOR_COLUMN_MAJOR, TAILOR_TRANS, TAILOR_NO_TRANS, 41, 37, 300, 2.0f, 0.0f, 1, 1},
+    };
+    int copied_async = 0;
+    for (int never = 0; never < 2; ++never) {
+        char tuning[1536];
+        snprintf(tuning, sizeof tuning, "%s,SGEMM_MID_ASYNC=1,SGEMM_MID_DOUBLE_BUFFER=1,SGEMM_MID_ASYNC_ROUNDS=%d",
+                 TILED_SPLIT_MID, never ? 1 << 20 : 0);
+        struct run run;
+        open_run(&run, device, profile, tuning);
+        if (!run.handle)
+            return;
+        for (size_t i = 0; i < sizeof products / sizeof products[0]; ++i)
+            check_case(&run, &products[i], seed);
+        int seen_async = 0;
+        for (size_t i = 0; i < run.seen_count; ++i)
+            seen_async |= strstr(run.seen[i], "/async/") != NULL;
+        require_variant(&run, "split-k", "/tn", NULL);
+        require_variant(&run, "tiled-16x32x4/vec4/", "/edge/tn", NULL);
+        require_variant(&run, "tiled-16x32x4/vec4/", "/shifted/tn", NULL);
+        if (never)
+            CHECK(!seen_async, "%s: a mid-tile product copied by cp.async below SGEMM_MID_ASYNC_ROUNDS",
+                  run.label);
+        else
+            copied_async = seen_async;
+        close_run(&run);
+    }
+    fprintf(stderr, "  [%s] mid tiles by cp.async from 0 groups per compute unit: %s\n", profile,
+            copied_async ? "yes" : "no (the device has no cp.async)");
+}
+
 // Events and wait lists: gated by a user event, the call must not complete first.
 static void check_wait_list(struct run *run)
 {
@@ -1245,6 +1288,7 @@ int main(int argc, char **argv)
             check_staging(&devices[d], profiles[p]);
             check_packing_for_async(&devices[d], profiles[p]);
             check_pack_a_for_async(&devices[d], profiles[p], &seed);
+            check_mid_async_rounds(&devices[d], profiles[p], &seed);
             check_thin_slices(&devices[d], profiles[p]);
             if (!options.small)
                 check_tall(&devices[d], profiles[p], &seed);

@@ -578,6 +578,24 @@ static int copies_async(const struct sgemm_call *c, const struct sgemm_tiles *ti
            !c->b_k_contig;
 }
 
+// The work-groups the plan's product launches.
+static size_t plan_groups(const struct sgemm_plan *p)
+{
+    size_t groups = 1;
+    for (int d = 0; d < 3; ++d)
+        groups *= p->g.global[d] / p->g.local[d];
+    return groups;
+}
+
+// Whether the mid tiles' product gives enough groups per compute unit
+// (SGEMM_MID_ASYNC_ROUNDS) for their cp.async copies to pay: with fewer, the
+// kernels that stage through registers with prefetch hid the loads better.
+static int mid_async_fills(const struct sgemm_call *c, size_t groups)
+{
+    size_t rounds = (size_t)tune(c->ctx, TUNE_SGEMM_MID_ASYNC_ROUNDS);
+    return groups >= rounds * c->ctx->info.compute_units;
+}
+
 // Off-tile shapes take the shifted kernels, whose border tiles move back
 // inside the matrix (and whose partial step of k goes first), where the
 // matrix holds a whole tile each way and the load vectors (`vec` floats)
@@ -683,6 +701,12 @@ static void plan_tiled(const struct sgemm_call *c, size_t staged, struct sgemm_p
     p->op = (struct op_plan){program, kernels[p->edges][c->a_mn_contig][c->b_k_contig], 1, ""};
     char loads[24] = "scalar", split[24] = "", sliced[24] = "";
     p->async = vector && copies_async(c, &tiles);
+    if (p->async && mid && !mid_async_fills(c, plan_groups(p))) {
+        static const enum kernel_id staging[EDGES_SHIFTED + 1] = {
+            KERNEL_SGEMM_TILED_TN_SYNC, KERNEL_SGEMM_TILED_TN_SYNC_EDGE, KERNEL_SGEMM_TILED_TN_SYNC_SHIFTED};
+        p->async = 0;
+        p->op.kernel = staging[p->edges];
+    }
     if (vector)
         snprintf(loads, sizeof loads, "vec%d%s", load_vec, p->async ? "/async" : "");
     if (p->slices > 1)
@@ -867,14 +891,6 @@ static int keeps_unguarded(const struct sgemm_plan *to, const struct sgemm_plan 
     return to->edges != EDGES_GUARDED || from->edges == EDGES_GUARDED;
 }
 
-// The work-groups the plan's product launches.
-static size_t plan_groups(const struct sgemm_plan *p)
-{
-    size_t groups = 1;
-    for (int d = 0; d < 3; ++d)
-        groups *= p->g.global[d] / p->g.local[d];
-    return groups;
-}
 
 // A K-contiguous operand off the load vector is copied to aligned rows
 // (staged) anyway. Transposed on that copy instead (packed), at the same
