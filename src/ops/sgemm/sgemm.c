@@ -702,10 +702,10 @@ static void plan_tiled(const struct sgemm_call *c, size_t staged, struct sgemm_p
     char loads[24] = "scalar", split[24] = "", sliced[24] = "";
     p->async = vector && copies_async(c, &tiles);
     if (p->async && mid && !mid_async_fills(c, plan_groups(p))) {
-        static const enum kernel_id staging[EDGES_SHIFTED + 1] = {
+        static const enum kernel_id through_registers[EDGES_SHIFTED + 1] = {
             KERNEL_SGEMM_TILED_TN_SYNC, KERNEL_SGEMM_TILED_TN_SYNC_EDGE, KERNEL_SGEMM_TILED_TN_SYNC_SHIFTED};
         p->async = 0;
-        p->op.kernel = staging[p->edges];
+        p->op.kernel = through_registers[p->edges];
     }
     if (vector)
         snprintf(loads, sizeof loads, "vec%d%s", load_vec, p->async ? "/async" : "");
@@ -891,6 +891,15 @@ static int keeps_unguarded(const struct sgemm_plan *to, const struct sgemm_plan 
     return to->edges != EDGES_GUARDED || from->edges == EDGES_GUARDED;
 }
 
+// Plan `packed` (its operands packed as it says) instead of p where it
+// copies both tiles by cp.async, the workspace holds it, and it does not
+// send a product the shifted (or aligned) kernels take to the guarded ones.
+static void take_if_async(const struct sgemm_call *c, struct sgemm_plan *p, struct sgemm_plan packed)
+{
+    plan_operands(c, &packed);
+    if (packed.async && areas_of(c, &packed).total <= workspace_limit(c) && keeps_unguarded(&packed, p))
+        *p = packed;
+}
 
 // A K-contiguous operand off the load vector is copied to aligned rows
 // (staged) anyway. Transposed on that copy instead (packed), at the same
@@ -906,11 +915,8 @@ static void pack_staged_operands(const struct sgemm_call *c, struct sgemm_plan *
         .pack_a = p->pack_a || (p->stage_a && !c->a_mn_contig && packed_fits(c, c->m)),
         .pack_b = p->pack_b || (p->stage_b && c->b_k_contig && packed_fits(c, c->n)),
     };
-    if (p->async || (packed.pack_a == p->pack_a && packed.pack_b == p->pack_b))
-        return;
-    plan_operands(c, &packed);
-    if (packed.async && areas_of(c, &packed).total <= workspace_limit(c) && keeps_unguarded(&packed, p))
-        *p = packed;
+    if (!p->async && (packed.pack_a != p->pack_a || packed.pack_b != p->pack_b))
+        take_if_async(c, p, packed);
 }
 
 // A K-contiguous A goes through registers into local memory (a transposing
@@ -926,10 +932,7 @@ static void pack_a_for_async(const struct sgemm_call *c, struct sgemm_plan *p)
     if (p->async || p->pack_a || c->a_mn_contig || min_n <= 0 || c->n < (cl_uint)min_n ||
         c->k < (size_t)tune(c->ctx, TUNE_SGEMM_PACK_A_ASYNC_MIN_K) || !packed_fits(c, c->m))
         return;
-    struct sgemm_plan packed = {.pack_a = 1, .pack_b = p->pack_b};
-    plan_operands(c, &packed);
-    if (packed.async && areas_of(c, &packed).total <= workspace_limit(c) && keeps_unguarded(&packed, p))
-        *p = packed;
+    take_if_async(c, p, (struct sgemm_plan){.pack_a = 1, .pack_b = p->pack_b});
 }
 
 static void plan_tiled_call(const struct sgemm_call *c, struct sgemm_plan *p)
