@@ -87,12 +87,16 @@ size_t test_profiles(const struct test_device *device, const char **profiles, si
 
 struct test_options test_parse_options(int argc, char **argv)
 {
-    struct test_options options = {0, NULL};
+    struct test_options options = {0, NULL, TEST_PROFILES_ALL};
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--small") == 0)
             options.small = 1;
         else if (i + 1 < argc && strcmp(argv[i], "--profile") == 0)
             options.profile = argv[++i];
+        else if (strcmp(argv[i], "--own-profile") == 0)
+            options.share = TEST_PROFILES_OWN;
+        else if (strcmp(argv[i], "--other-profiles") == 0)
+            options.share = TEST_PROFILES_OTHERS;
     }
     return options;
 }
@@ -100,10 +104,25 @@ struct test_options test_parse_options(int argc, char **argv)
 size_t test_chosen_profiles(const struct test_device *device, const struct test_options *options,
                             const char **profiles, size_t capacity, int uses_subgroups)
 {
-    if (!options->profile)
-        return test_profiles(device, profiles, capacity, uses_subgroups);
-    profiles[0] = options->profile;
-    return 1;
+    if (options->profile) {
+        profiles[0] = options->profile;
+        return 1;
+    }
+    // test_profiles lists the device's own profile first.
+    size_t count = test_profiles(device, profiles, capacity, uses_subgroups);
+    if (options->share == TEST_PROFILES_OWN)
+        return count < 1 ? count : 1;
+    if (options->share == TEST_PROFILES_OTHERS) {
+        for (size_t i = 1; i < count; ++i)
+            profiles[i - 1] = profiles[i];
+        return count > 0 ? count - 1 : 0;
+    }
+    return count;
+}
+
+int test_runs_own(const struct test_options *options)
+{
+    return options->share != TEST_PROFILES_OTHERS;
 }
 
 cl_mem test_buffer(const struct test_device *device, cl_mem_flags flags, size_t bytes, const void *data)

@@ -32,18 +32,28 @@ tailor_context *test_handle(const struct test_device *device, const char *profil
 size_t test_profiles(const struct test_device *device, const char **profiles, size_t capacity,
                      int uses_subgroups);
 
-// The options the device tests share: --small (small shapes, for oclgrind)
-// and --profile NAME (only that profile).
+// The options the device tests share: --small (small shapes, for oclgrind),
+// --profile NAME (only that profile), and --own-profile / --other-profiles:
+// of test_profiles, only the device's own (with the checks that run under
+// the detected profile, its default tuning and bad input), or only the
+// others (plain meson test runs the first, the `profiles` suite the second).
+enum test_profile_share { TEST_PROFILES_ALL, TEST_PROFILES_OWN, TEST_PROFILES_OTHERS };
 struct test_options {
     int small;
     const char *profile;
+    enum test_profile_share share;
 };
 struct test_options test_parse_options(int argc, char **argv);
 
 // The profiles a test runs on a device: the --profile given, else those of
-// test_profiles.
+// test_profiles that the share takes.
 size_t test_chosen_profiles(const struct test_device *device, const struct test_options *options,
                             const char **profiles, size_t capacity, int uses_subgroups);
+
+// Whether the test runs its checks outside the profile loop (the detected
+// profile's default tuning, bad input, large sizes): all but
+// --other-profiles.
+int test_runs_own(const struct test_options *options);
 
 cl_mem test_buffer(const struct test_device *device, cl_mem_flags flags, size_t bytes, const void *data);
 int test_read(const struct test_device *device, cl_mem buffer, size_t offset, size_t bytes, void *data);

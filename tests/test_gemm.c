@@ -493,7 +493,7 @@ int main(int argc, char **argv)
         size_t n = test_chosen_profiles(&devices[d], &options, profiles, 8, 0);
         for (size_t p = 0; p < n; ++p)
             run_profile(&devices[d], profiles[p], NULL, options.small);
-        if (options.small)
+        if (options.small || !test_runs_own(&options))
             continue;
         run_profile(&devices[d], NULL, "GEMM_MMA=0", 0);
         if (devices[d].info.kind == TAILOR_DEVICE_KIND_NVIDIA && devices[d].info.cuda_sm >= 80) {

@@ -740,18 +740,25 @@ int main(int argc, char **argv)
     for (size_t d = 0; d < count; ++d) {
         const struct test_device *device = &devices[d];
         int cpu = device->info.kind == TAILOR_DEVICE_KIND_CPU;
+        int own = test_runs_own(&options);
+        // The generic profile's GPU kernels are the device's own only on a
+        // device that selects generic; the CPU kernels are a CPU's own.
+        int generic_own = strcmp(device->info.profile_name, "generic") == 0;
+        int generic = only_profile                          ? strcmp(only_profile, "generic") == 0
+                      : options.share == TEST_PROFILES_ALL ? 1
+                                                            : (options.share == TEST_PROFILES_OWN) == generic_own;
         for (size_t t = 0; t < sizeof gpu_tunings / sizeof gpu_tunings[0]; ++t)
-            if (!only_profile || strcmp(only_profile, "generic") == 0)
+            if (generic)
                 run_tuning(device, &gpu_tunings[t], small, &seed);
-        if (cpu && (!only_profile || strcmp(only_profile, "cpu") == 0))
+        if (cpu && own && (!only_profile || strcmp(only_profile, "cpu") == 0))
             for (size_t t = 0; t < sizeof cpu_tunings / sizeof cpu_tunings[0]; ++t)
                 run_tuning(device, &cpu_tunings[t], small, &seed);
-        if (!cpu && !only_profile) {
+        if (!cpu && own && !only_profile) {
             // The device's own profile (lockstep kernels on GPUs).
             struct tuning own = {NULL, NULL, "row/", 1, 1};
             run_tuning(device, &own, small, &seed);
         }
-        if (!small) {
+        if (!small && own) {
             run_seed_shapes(device, &seed);
             check_bad_inputs(device);
         }

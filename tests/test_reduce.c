@@ -450,7 +450,7 @@ int main(int argc, char **argv)
             // A low threshold sends small sizes through the multi-group kernels.
             run_profile(&devices[d], profiles[p], "REDUCE_SMALL_N=100", options.small, &seed);
         }
-        if (!options.small)
+        if (!options.small && test_runs_own(&options))
             run_large(&devices[d], &seed);
     }
     test_close_devices(devices, count);

@@ -1274,7 +1274,7 @@ int main(int argc, char **argv)
     for (size_t d = 0; d < count; ++d) {
         const char *profiles[4];
         size_t profile_count = test_chosen_profiles(&devices[d], &options, profiles, 4, 0);
-        if (!options.profile)
+        if (!options.profile && test_runs_own(&options))
             run_detected(&devices[d], options.small, &seed);
         for (size_t p = 0; p < profile_count; ++p) {
             for (size_t i = 0; i < sizeof configs / sizeof configs[0]; ++i)

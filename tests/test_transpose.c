@@ -761,7 +761,8 @@ int main(int argc, char **argv)
         // The --profile given (oclgrind runs generic: its uninitialized-value
         // check misreports shuffles of 8-lane vectors, which the cpu
         // profile's 64-byte vectors make), else the detected one.
-        run_bad_input(&devices[d], options.profile);
+        if (test_runs_own(&options))
+            run_bad_input(&devices[d], options.profile);
         if (bad_input_only)
             continue;
         const char *profiles[4];
@@ -772,7 +773,7 @@ int main(int argc, char **argv)
         for (size_t p = 0; p < profile_count; ++p)
             for (size_t c = 0; c < config_count; ++c)
                 run_config(&devices[d], profiles[p], &list[c], small, &seed);
-        if (!small)
+        if (!small && test_runs_own(&options))
             run_large(&devices[d]);
     }
     test_close_devices(devices, count);
