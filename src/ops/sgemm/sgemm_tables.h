@@ -87,10 +87,10 @@
       "tiled kernels: where A and B are both stored K-contiguous and B is not packed, A is transposed into a workspace first when n is at least this (0: never)") \
     X(SGEMM_PACK_A_ASYNC_MIN_N, OP_SGEMM, HOST, 0, 0, 0, 1 << 30, 0,                               \
       "tiled kernels: a K-contiguous A is transposed into a workspace first when n is at least this (0: never), k at least SGEMM_PACK_A_ASYNC_MIN_K, and that lets the product copy both operands by cp.async (SGEMM_ASYNC)") \
-    X(SGEMM_MID_ASYNC_ROUNDS, OP_SGEMM, HOST, 0, 0, 0, 1 << 20, 0,                                  \
-      "tiled kernels: the mid tiles copy by cp.async (SGEMM_MID_ASYNC) only where the product gives at least this many groups per compute unit; fewer stage through registers") \
     X(SGEMM_PACK_A_ASYNC_MIN_K, OP_SGEMM, HOST, 0, 0, 0, 1 << 30, 0,                               \
       "tiled kernels: the shortest k for which SGEMM_PACK_A_ASYNC_MIN_N transposes A first") \
+    X(SGEMM_MID_ASYNC_ROUNDS, OP_SGEMM, HOST, 0, 0, 0, 1 << 20, 0,                                  \
+      "tiled kernels: the mid tiles copy by cp.async (SGEMM_MID_ASYNC) only where the product gives at least this many groups per compute unit; fewer stage through registers") \
     X(SGEMM_SPLIT_PERCENT, OP_SGEMM, HOST, 0, 100, 0, 100000, 0,                                    \
       "tiled kernels: k is split into slices (of big tiles, or of mid ones by SGEMM_MID_SPLIT_EFFICIENCY), summed afterwards, when the mid tiles give fewer groups than this percentage of the compute units (0: never); how many by SGEMM_GROUPS_PER_UNIT and SGEMM_SHARED_GAIN") \
     X(SGEMM_SPLIT_LONG_K, OP_SGEMM, HOST, 0, 0, 0, 1 << 30, 0,                                      \
