@@ -120,6 +120,13 @@ size_t test_chosen_profiles(const struct test_device *device, const struct test_
     return count;
 }
 
+int test_takes_profile(const struct test_options *options, const struct test_device *device,
+                       const char *profile)
+{
+    int own = !profile || strcmp(profile, device->info.profile_name) == 0;
+    return options->share == TEST_PROFILES_ALL || (options->share == TEST_PROFILES_OWN) == own;
+}
+
 int test_runs_own(const struct test_options *options)
 {
     return options->share != TEST_PROFILES_OTHERS;

@@ -50,6 +50,12 @@ struct test_options test_parse_options(int argc, char **argv);
 size_t test_chosen_profiles(const struct test_device *device, const struct test_options *options,
                             const char **profiles, size_t capacity, int uses_subgroups);
 
+// Whether a run under `profile` (NULL: the device's own) belongs to the
+// share the options ask for: the device's own profile to --own-profile,
+// the others to --other-profiles, every one to neither.
+int test_takes_profile(const struct test_options *options, const struct test_device *device,
+                       const char *profile);
+
 // Whether the test runs its checks outside the profile loop (the detected
 // profile's default tuning, bad input, large sizes): all but
 // --other-profiles.

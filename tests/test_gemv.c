@@ -743,10 +743,8 @@ int main(int argc, char **argv)
         int own = test_runs_own(&options);
         // The generic profile's GPU kernels are the device's own only on a
         // device that selects generic; the CPU kernels are a CPU's own.
-        int generic_own = strcmp(device->info.profile_name, "generic") == 0;
-        int generic = only_profile                          ? strcmp(only_profile, "generic") == 0
-                      : options.share == TEST_PROFILES_ALL ? 1
-                                                            : (options.share == TEST_PROFILES_OWN) == generic_own;
+        int generic = only_profile ? strcmp(only_profile, "generic") == 0
+                                   : test_takes_profile(&options, device, "generic");
         for (size_t t = 0; t < sizeof gpu_tunings / sizeof gpu_tunings[0]; ++t)
             if (generic)
                 run_tuning(device, &gpu_tunings[t], small, &seed);

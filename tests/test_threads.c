@@ -20,7 +20,7 @@
 // shape, so each kernel runs with one geometry; layouts, transposes,
 // increments, strides, element sizes, alpha and beta stay random.
 //
-// usage: test_threads [--calls N]
+// usage: test_threads [--calls N] [--own-profile | --other-profiles]
 #include <dirent.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -597,6 +597,7 @@ static void run_handle(const struct test_device *device, const struct config *co
 
 int main(int argc, char **argv)
 {
+    struct test_options options = test_parse_options(argc, argv);
     int calls = 24;
     for (int i = 1; i < argc; ++i)
         if (i + 1 < argc && strcmp(argv[i], "--calls") == 0)
@@ -615,7 +616,8 @@ int main(int argc, char **argv)
     };
     for (size_t d = 0; d < count; ++d)
         for (size_t c = 0; c < sizeof configs / sizeof configs[0]; ++c)
-            run_handle(&devices[d], &configs[c], calls, cache_dir, c + 1);
+            if (test_takes_profile(&options, &devices[d], configs[c].profile))
+                run_handle(&devices[d], &configs[c], calls, cache_dir, c + 1);
     test_close_devices(devices, count);
     size_t removed = 0;
     setenv("TAILOR_CACHE_DIR", cache_dir, 1);
