@@ -108,15 +108,10 @@ size_t test_chosen_profiles(const struct test_device *device, const struct test_
         profiles[0] = options->profile;
         return 1;
     }
-    // test_profiles lists the device's own profile first.
-    size_t count = test_profiles(device, profiles, capacity, uses_subgroups);
-    if (options->share == TEST_PROFILES_OWN)
-        return count < 1 ? count : 1;
-    if (options->share == TEST_PROFILES_OTHERS) {
-        for (size_t i = 1; i < count; ++i)
-            profiles[i - 1] = profiles[i];
-        return count > 0 ? count - 1 : 0;
-    }
+    size_t listed = test_profiles(device, profiles, capacity, uses_subgroups), count = 0;
+    for (size_t i = 0; i < listed; ++i)
+        if (test_takes_profile(options, device, profiles[i]))
+            profiles[count++] = profiles[i];
     return count;
 }
 

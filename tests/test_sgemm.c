@@ -880,6 +880,20 @@ static void check_staging(const struct test_device *device, const char *profile)
     }
 }
 
+// Whether the handle plans a 64 x 64 x 40 tn product (both operands stored
+// along m and n) with the kernels that copy both tiles by cp.async: the
+// device has them and the tuning turns them on.
+static int tn_copies_async(tailor_context *handle)
+{
+    tailor_call call = {.operation = TAILOR_OP_SGEMM, .layout = TAILOR_ROW_MAJOR, .trans_a = TAILOR_TRANS,
+                        .trans_b = TAILOR_NO_TRANS, .m = 64, .n = 64, .k = 40, .lda = 64, .ldb = 64, .ldc = 64,
+                        .alpha = 1.0f, .beta = 0.0f};
+    tailor_plan plan;
+    tailor_status status = tailor_explain(handle, &call, &plan);
+    CHECK_STATUS(status, TAILOR_SUCCESS);
+    return status == TAILOR_SUCCESS && strstr(plan.variant, "/async/") != NULL;
+}
+
 // A K-contiguous operand off the load vectors, which is copied to aligned
 // rows anyway, is transposed on that copy instead where that makes the
 // product take the kernels that copy both operand tiles by cp.async (a tn
@@ -893,14 +907,10 @@ static void check_packing_for_async(const struct test_device *device, const char
                                                      "SGEMM_STAGE_CUBE=1,SGEMM_STAGE_C_MIN_K=0");
     if (!handle)
         return;
+    int async = tn_copies_async(handle);
     const cl_uint m = 64, n = 64, k = 40;
-    tailor_call call = {.operation = TAILOR_OP_SGEMM, .layout = TAILOR_ROW_MAJOR, .trans_a = TAILOR_TRANS,
-                        .trans_b = TAILOR_NO_TRANS, .m = m, .n = n, .k = k, .lda = m, .ldb = n, .ldc = n,
-                        .alpha = 1.0f, .beta = 0.0f};
-    tailor_plan plan;
-    tailor_status status = tailor_explain(handle, &call, &plan);
-    CHECK_STATUS(status, TAILOR_SUCCESS);
-    int async = status == TAILOR_SUCCESS && strstr(plan.variant, "/async/") != NULL;
+    tailor_call call = {.operation = TAILOR_OP_SGEMM, .layout = TAILOR_ROW_MAJOR, .m = m, .n = n, .k = k,
+                        .ldc = n, .alpha = 1.0f, .beta = 0.0f};
     const struct {
         tailor_trans trans_a, trans_b;
         const char *packed, *staged;
@@ -913,7 +923,8 @@ static void check_packing_for_async(const struct test_device *device, const char
         // The K-contiguous operands' rows one float longer than k.
         call.lda = cases[i].trans_a == TAILOR_TRANS ? m : k + 1;
         call.ldb = cases[i].trans_b == TAILOR_TRANS ? k + 1 : n;
-        status = tailor_explain(handle, &call, &plan);
+        tailor_plan plan;
+        tailor_status status = tailor_explain(handle, &call, &plan);
         const char *want = async ? cases[i].packed : cases[i].staged;
         size_t length = status == TAILOR_SUCCESS ? strlen(plan.variant) : 0;
         int planned = status == TAILOR_SUCCESS && strstr(plan.variant, want) == plan.variant &&
@@ -941,13 +952,9 @@ static void check_pack_a_for_async(const struct test_device *device, const char 
              "SGEMM_PACK_A_ASYNC_MIN_K=40");
     if (!run.handle)
         return;
-    tailor_plan plan;
-    tailor_call call = {.operation = TAILOR_OP_SGEMM, .layout = TAILOR_ROW_MAJOR, .trans_a = TAILOR_TRANS,
-                        .trans_b = TAILOR_NO_TRANS, .m = 64, .n = 64, .k = 40, .lda = 64, .ldb = 64, .ldc = 64,
-                        .alpha = 1.0f, .beta = 0.0f};
-    tailor_status status = tailor_explain(run.handle, &call, &plan);
-    CHECK_STATUS(status, TAILOR_SUCCESS);
-    int async = status == TAILOR_SUCCESS && strstr(plan.variant, "/async/") != NULL;
+    int async = tn_copies_async(run.handle);
+    tailor_call call = {.operation = TAILOR_OP_SGEMM, .layout = TAILOR_ROW_MAJOR, .trans_a = TAILOR_NO_TRANS,
+                        .m = 64, .alpha = 1.0f, .beta = 0.0f};
     const struct {
         tailor_trans trans_b;
         cl_uint n, k;
@@ -959,12 +966,12 @@ static void check_pack_a_for_async(const struct test_device *device, const char 
                  {TAILOR_NO_TRANS, 64, 36, "tiled-", "tiled-"},
                  {TAILOR_TRANS, 64, 36, "packed-b:", "packed-b:"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        call.trans_a = TAILOR_NO_TRANS;
         call.trans_b = cases[i].trans_b;
         call.n = call.ldc = cases[i].n;
         call.k = call.lda = cases[i].k;
         call.ldb = cases[i].trans_b == TAILOR_TRANS ? call.k : call.n;
-        status = tailor_explain(run.handle, &call, &plan);
+        tailor_plan plan;
+        tailor_status status = tailor_explain(run.handle, &call, &plan);
         int wide = cases[i].n >= 64 && cases[i].k >= 40;
         const char *want = async && wide ? cases[i].packed : cases[i].unpacked;
         int planned = status == TAILOR_SUCCESS && strstr(plan.variant, want) == plan.variant &&
