@@ -385,17 +385,22 @@ INLINE void tile_write_through(__global float *c, ulong ldc, const float *acc, _
 // n_left - 1.
 //
 // Where the tile lies inside C, the vector programs store whole
-// VWN-vectors and the scalar ones go through local memory (cs); across an
-// edge both store element by element. (Deciding per vector inside one loop
-// nest was miscompiled by POCL 3.1's LLVM 15 into stores past N. POCL 3.1
-// also lost the stores of tiles shifted along N when they went through
-// local memory with guards; Oclgrind ran them right.) Every work-item of
-// the group calls this: its tiles are inside or across an edge as a whole.
+// VWN-vectors (where C's rows start on them: c_vectors) and the scalar ones
+// go through local memory (cs); across an edge both store element by
+// element, as the vector programs do in a C off the vectors. (Deciding per
+// vector inside one loop nest was miscompiled by POCL 3.1's LLVM 15 into
+// stores past N. POCL 3.1 also lost the stores of tiles shifted along N
+// when they went through local memory with guards; Oclgrind ran them
+// right.) Every work-item of the group calls this: its tiles are inside or
+// across an edge as a whole.
 INLINE void tile_write(__global float *c, ulong ldc, const float *acc, __local float *cs, uint lid,
                        uint m_first, uint m_left, uint n_first, uint n_left, uint tx, uint ty,
-                       uint i0, float alpha, float beta, int edge)
+                       uint i0, float alpha, float beta, int edge, int c_vectors)
 {
-    int inside = !edge || (m_first == 0 && n_first == 0 && m_left >= BM && n_left >= BN);
+    // (The scalar programs' path through local memory takes any C.)
+    int whole_vectors = SGEMM_VECTOR_LOADS ? c_vectors : 1;
+    int inside =
+        !edge || (m_first == 0 && n_first == 0 && m_left >= BM && n_left >= BN && whole_vectors);
 #if SGEMM_VECTOR_LOADS
     if (inside) {
 #pragma unroll
@@ -448,7 +453,8 @@ INLINE void tile_product(uint M, uint N, uint K, float alpha, float beta, const 
                          ulong ldc, __local float *as, __local float *bs,
                          int a_mn_contig, int b_mn_contig, int copy_async, uint m0, uint n0,
                          uint lid, uint tx, uint ty, int guard_mn, int guard_k, int shifted,
-                         uint m_first, uint n_first)
+                         uint m_first, uint n_first, int guard_c, uint c_rows, uint c_cols,
+                         int c_vectors)
 {
     // A's tile corner moves BK along k per step: BK elements along a
     // K-contiguous row, BK rows of an M-contiguous matrix.
@@ -577,8 +583,9 @@ INLINE void tile_product(uint M, uint N, uint K, float alpha, float beta, const 
 #else
     uint i0 = 0;
 #endif
-    tile_write(c + (ulong)m0 * ldc + n0, ldc, acc, as, lid, m_first, m_left, n_first, n_left, tx, ty,
-               i0, alpha, beta, guard_mn || shifted);
+    tile_write(c + (ulong)m0 * ldc + n0, ldc, acc, as, lid, m_first, c_rows - min(m0, c_rows),
+               n_first, c_cols - min(n0, c_cols), tx, ty, i0, alpha, beta,
+               guard_mn || shifted || guard_c, c_vectors);
 }
 
 // One work-group's tile of C. a_mn_contig: A is M-contiguous; b_mn_contig: B
@@ -589,7 +596,8 @@ INLINE void tile_product(uint M, uint N, uint K, float alpha, float beta, const 
 INLINE void tiled_gemm(uint M, uint N, uint K, uint k_slice, float alpha, float beta,
                        const __global float *a, ulong lda, const __global float *b, ulong ldb,
                        __global float *c, ulong ldc, ulong c_slice, __local float *as,
-                       __local float *bs, int a_mn_contig, int b_mn_contig, int copy_async, int edge)
+                       __local float *bs, int a_mn_contig, int b_mn_contig, int copy_async, int edge,
+                       uint c_rows, uint c_cols, int c_vectors)
 {
     // Swizzled tile order: bands of SWIZZLE tile rows (group_row), each
     // walked column by column along dimension 0. Groups past the tiles have
@@ -671,9 +679,14 @@ INLINE void tiled_gemm(uint M, uint N, uint K, uint k_slice, float alpha, float 
         n0 -= n_first;
     }
     int border = edge == EDGE_GUARDED && (M - m0 < BM || N - n0 < BN);
+    // The edge kernels also store element by element where C's rows do not
+    // start on vectors, or its rows or columns end inside the tile (a
+    // product padded beyond C); the aligned kernels' C is whole and on
+    // vectors (the host's plan).
+    int guard_c = edge && (!c_vectors || c_rows < m0 + BM || c_cols < n0 + BN);
     tile_product(M, N, K, alpha, beta, a, lda, b, ldb, c, ldc, as, bs, a_mn_contig, b_mn_contig,
                  copy_async, m0, n0, lid, tx, ty, border, edge == EDGE_GUARDED, shifted, m_first,
-                 n_first);
+                 n_first, guard_c, c_rows, c_cols, c_vectors);
 }
 
 // The kernels, by orientation (row-major terms: n = as stored, t = transposed)
@@ -686,12 +699,14 @@ INLINE void tiled_gemm(uint M, uint N, uint K, uint k_slice, float alpha, float 
     __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void NAME(                       \
         uint M, uint N, uint K, float alpha, float beta, const __global float *restrict a,        \
         ulong a_offset, ulong lda, const __global float *restrict b, ulong b_offset, ulong ldb,   \
-        __global float *restrict c, ulong c_offset, ulong ldc, uint k_slice, ulong c_slice)       \
+        __global float *restrict c, ulong c_offset, ulong ldc, uint k_slice, ulong c_slice,      \
+        uint c_rows, uint c_cols)                                                                  \
     {                                                                                              \
         __local float as[A_TILE_FLOATS] __attribute__((aligned(32)));                             \
         __local float bs[NBUF * BK * LDBS] __attribute__((aligned(32)));                          \
         tiled_gemm(M, N, K, k_slice, alpha, beta, a + a_offset, lda, b + b_offset, ldb,            \
-                   c + c_offset, ldc, c_slice, as, bs, A_MN_CONTIG, B_MN_CONTIG, COPY_ASYNC, EDGE); \
+                   c + c_offset, ldc, c_slice, as, bs, A_MN_CONTIG, B_MN_CONTIG, COPY_ASYNC, EDGE, \
+                   c_rows, c_cols, (c_offset | ldc) % VWN == 0);                                   \
     }
 
 DEFINE_TILED_KERNEL(sgemm_tiled_nn_aligned, 0, 1, 0, 1)

@@ -352,12 +352,13 @@ struct config {
     "SGEMM_MID_SLICED_K=2,SGEMM_SWIZZLE=4"
 // Mid tiles a quarter the big ones' area, chosen where they take fewer
 // rounds of groups per compute unit (at equal speed): 37 x 41 has 4 big
-// tiles and 9 mid ones, fewer rounds on any number of compute units. An
-// unaligned C goes through the workspace on them, whatever k.
+// tiles and 9 mid ones, fewer rounds on any number of compute units;
+// operands off the vector staged on them, C off the vector stored by the
+// vector kernels.
 #define TILED_ROUNDS                                                                                \
     NEUTRAL "SGEMM_CPU_KERNELS=0,SGEMM_SMALL_DIM=0,SGEMM_SMALL_CUBE=0,SGEMM_MID_PERCENT=0,"         \
     "SGEMM_BM=32,SGEMM_BN=32,SGEMM_BK=8,SGEMM_MID_BM=16,SGEMM_MID_BN=16,SGEMM_MID_BK=8,"            \
-    "SGEMM_MID_EFFICIENCY=100,SGEMM_STAGE_CUBE=1,SGEMM_STAGE_C_MIN_K=0"
+    "SGEMM_MID_EFFICIENCY=100,SGEMM_STAGE_CUBE=1"
 // TILED_B with cp.async where the device has it (NVIDIA CUDA_SM >= 80: the
 // tn kernels); elsewhere the same kernels as TILED_B.
 #define TILED_ASYNC TILED_B ",SGEMM_ASYNC=1"
@@ -370,8 +371,7 @@ struct config {
 // over it rounded up (padded-m, padded-n), also across slices of k.
 #define TILED_SPLIT                                                                                 \
     TILED_B ",SGEMM_MID_PERCENT=100000,SGEMM_SPLIT_PERCENT=100000,"                                   \
-            "SGEMM_GROUPS_PER_UNIT=64,SGEMM_SPLIT_SLICE_COST=0,SGEMM_SPLIT_MIN_K=8,SGEMM_STAGE_CUBE=1,"       \
-            "SGEMM_STAGE_C_MIN_K=0"
+            "SGEMM_GROUPS_PER_UNIT=64,SGEMM_SPLIT_SLICE_COST=0,SGEMM_SPLIT_MIN_K=8,SGEMM_STAGE_CUBE=1"
 // Split k on the mid tiles (an eighth of the big ones' area, at their
 // speed per multiply-add), sliced k and register prefetch within slices.
 #define TILED_SPLIT_MID                                                                             \
@@ -381,7 +381,7 @@ struct config {
 // off the vector split k in the scalar-load program, where k is too short for
 // a copy to pay (under four slices of 8) or C too thin.
 #define TILED_SPLIT_SCALAR TILED_SPLIT_MID ",SGEMM_STAGE_CUBE=0"
-#define TILED_STAGED TILED_PACKED ",SGEMM_SPLIT_PERCENT=0,SGEMM_STAGE_CUBE=1,SGEMM_STAGE_C_MIN_K=0"
+#define TILED_STAGED TILED_PACKED ",SGEMM_SPLIT_PERCENT=0,SGEMM_STAGE_CUBE=1"
 // A transposed into a workspace first wherever both operands are stored
 // K-contiguous (nt made tt) and the product has more groups than the device
 // has compute units (check_wide's product at least); then across slices of
@@ -449,8 +449,8 @@ static const struct config configs[] = {
     {TILED_SPLIT_SCALAR,
      {{"split-k", ":tiled-16x32x4/scalar/sliced-k2/", NULL}, {"split-k", ":tiled-16x32x4/vec4/sliced-k2/", NULL}}},
     {TILED_STAGED,
-     {{"packed-b,staged-a", NULL, NULL}, {"packed-b,staged-c:tiled-16x16x8/vec4", NULL, NULL},
-      {"staged-abc:tiled-16x16x8/vec4", NULL, NULL}, {"packed-b:tiled-16x16x8/vec4/", NULL, NULL},
+     {{"packed-b,staged-a", NULL, NULL}, {"packed-b,padded-n:tiled-16x16x8/vec4/shifted/", NULL, NULL},
+      {"packed-b:tiled-16x16x8/vec4/", NULL, NULL},
       {"staged-", ",padded-n:tiled-16x16x8/vec4/shifted/", NULL},
       {"staged-a", ",padded-m,padded-n:tiled-16x16x8/vec4/shifted/tn", NULL},
       {"packed-b,", ",padded-n:tiled-16x16x8/vec4/shifted/nn", NULL}}},
@@ -459,7 +459,7 @@ static const struct config configs[] = {
     {TILED_MID,
      {{"tiled-16x32x4/vec4/sliced-k2/nn", NULL, NULL}, {"tiled-16x32x4/vec4/sliced-k2/edge", NULL, NULL},
       {"tiled-16x32x4/scalar/sliced-k2", NULL, NULL}, {"tiled-16x32x4/vec4/sliced-k2/shifted", NULL, NULL}}},
-    {TILED_ROUNDS, {{"tiled-16x16x8/vec4/", NULL, NULL}, {"staged-", "c:tiled-16x16x8/vec4/", NULL}}},
+    {TILED_ROUNDS, {{"tiled-16x16x8/vec4/", NULL, NULL}, {"staged-", ":tiled-16x16x8/vec4/shifted/", NULL}}},
     {SMALL, {{"small/nn", NULL, NULL}, {"small/tt", NULL, NULL}}},
     {CPU_A, {{"cpu-blocked-3x8/nn", NULL, NULL}, {"cpu-blocked-3x8/tn", NULL, NULL},
              {"cpu-blocked-3x8/tt", NULL, NULL}, {"cpu-dot-3x3/nt", NULL, NULL}}},
@@ -836,8 +836,8 @@ static void check_thin_slices(const struct test_device *device, const char *prof
 // feeds fewer columns of C than a mid tile has (32); then the scalar-load
 // program splits k on the mid tiles. From SGEMM_STAGE_CUBE^3 multiply-adds
 // the operand is copied where it feeds at least a mid tile's side of C, and
-// a C off the vector (n = 63) goes through the workspace where k is at least
-// SGEMM_STAGE_C_MIN_K (else all take the scalar kernels).
+// with a C off the vector (n = 63) the vector kernels run over n rounded up
+// and store C element by element.
 // Without a split, small products keep the scalar kernels, but where each
 // element of the operand feeds SGEMM_STAGE_REUSE outputs in a product of at
 // least half SGEMM_STAGE_CUBE's side (32^3).
@@ -853,8 +853,7 @@ static void check_staging(const struct test_device *device, const char *profile)
                  {TILED_SPLIT ",SGEMM_STAGE_CUBE=0", 16, 64, 30, "split-k", ":tiled-32x32x16/scalar/"},
                  {TILED_A ",SGEMM_STAGE_CUBE=1", 64, 32, 9, "staged-a:", "/vec"},
                  {TILED_A ",SGEMM_STAGE_CUBE=1", 64, 8, 9, "tiled-", "/scalar/"},
-                 {TILED_A ",SGEMM_STAGE_CUBE=1,SGEMM_STAGE_C_MIN_K=9", 64, 63, 9, "staged-abc", "/vec"},
-                 {TILED_A ",SGEMM_STAGE_CUBE=1,SGEMM_STAGE_C_MIN_K=10", 64, 63, 9, "tiled-", "/scalar/"},
+                 {TILED_A ",SGEMM_STAGE_CUBE=1", 64, 63, 9, "staged-ab,padded-n:", "/vec4/shifted/"},
                  {TILED_A ",SGEMM_STAGE_CUBE=64,SGEMM_STAGE_REUSE=16", 64, 64, 9, "staged-a:", "/vec"},
                  {TILED_A ",SGEMM_STAGE_CUBE=64,SGEMM_STAGE_REUSE=16", 512, 8, 9, "tiled-", "/scalar/"},
                  {TILED_A ",SGEMM_STAGE_CUBE=64,SGEMM_STAGE_REUSE=16", 32, 32, 9, "tiled-", "/scalar/"},
@@ -904,7 +903,7 @@ static void check_packing_for_async(const struct test_device *device, const char
 {
     tailor_context *handle = test_handle(device, profile,
                                          TILED_ASYNC ",SGEMM_MID_PERCENT=0,SGEMM_THIN_M=0,"
-                                                     "SGEMM_STAGE_CUBE=1,SGEMM_STAGE_C_MIN_K=0");
+                                                     "SGEMM_STAGE_CUBE=1");
     if (!handle)
         return;
     int async = tn_copies_async(handle);

@@ -25,6 +25,10 @@ struct sgemm_call {
     tailor_context *ctx;
     cl_command_queue queue;
     cl_uint m, n, k;
+    // C's rows and columns: m and n, but for a product padded beyond C
+    // (staged_call's pad_m, pad_n), which computes rows and columns it does
+    // not store.
+    cl_uint c_rows, c_cols;
     cl_float alpha, beta;
     int a_mn_contig; // A is stored transposed: element (i, p) at a[p * lda + i]
     int b_k_contig;  // B is stored transposed: element (p, j) at b[j * ldb + p]
@@ -217,7 +221,6 @@ struct sgemm_plan {
     struct geometry g;
     int pack_a, pack_b, stage_a, stage_b; // the plan is for staged_call's operands
     int pad_m, pad_n;        // staged_call's m, n rounded up to the load vector (see pads)
-    int stage_c;             // the product goes through the workspace, as split k's do
     enum tile_edges edges;   // the tiled kernel's
     cl_uint slices, k_slice; // split k: slices of k_slice steps (1 slice: K)
     int async;               // the tiled kernel copies both operand tiles by cp.async
@@ -425,7 +428,7 @@ static int slices_k(const struct sgemm_plan *p)
 // The product is written to the workspace and summed into C afterwards.
 static int sums(const struct sgemm_plan *p)
 {
-    return p->slices > 1 || p->stage_c;
+    return p->slices > 1;
 }
 
 // Rows of the product in the workspace: m, or m rounded up (pad_m).
@@ -667,15 +670,13 @@ static void plan_tiled(const struct sgemm_call *c, size_t staged, struct sgemm_p
                              mid_rounds_pay(c, &tiles, &mid_tiles, big_groups, mid_groups)));
     if (mid)
         tiles = mid_tiles;
-    // Vector stores need every row start of C aligned too. Otherwise a big
-    // product with a long enough k goes through the workspace (C staged),
-    // and the rest takes the scalar program.
-    int c_aligned = divides(c->c_offset, tiles.vwn) && divides(c->ldc, tiles.vwn);
-    p->stage_c = vector && !c_aligned && p->slices == 1 && stages_pay(c) &&
-                 c->k >= (cl_uint)t[TUNE_SGEMM_STAGE_C_MIN_K] && partials_fit(c, staged, 1);
-    vector = vector && (c_aligned || sums(p));
     int load_vec = t[TUNE_SGEMM_LOAD_VEC];
-    int whole = divides(c->m, tiles.bm) && divides(c->n, tiles.bn) && divides(c->k, tiles.bk);
+    // The aligned kernels store the whole product as vectors into C; the
+    // others store element by element where C's rows do not start on
+    // vectors, or past the rows and columns it has (a padded product).
+    int c_whole = divides(c->c_offset, tiles.vwn) && divides(c->ldc, tiles.vwn) && c->c_rows == c->m &&
+                  c->c_cols == c->n;
+    int whole = c_whole && divides(c->m, tiles.bm) && divides(c->n, tiles.bn) && divides(c->k, tiles.bk);
     p->edges = whole                                      ? EDGES_NONE
                : shifts(c, &tiles, vector ? load_vec : 1) ? EDGES_SHIFTED
                                                           : EDGES_GUARDED;
@@ -835,19 +836,19 @@ static struct sgemm_call staged_call(const struct sgemm_call *c, const struct sg
 // An M-contiguous A whose m, or an N-contiguous B whose n, is off the load
 // vector leaves the edge kernels (a shifted tile would start off the
 // vector). Where that operand is copied to the workspace (staged, or
-// packed) and the product goes there too, the product runs over m or n
-// rounded up to the vector instead: the workspace's rows have room for the
-// extra elements, which reach only rows or columns of the product that are
-// not summed into C.
+// packed), the product runs over m or n rounded up to the vector instead:
+// the workspace's rows have room for the extra elements, which reach only
+// rows or columns of the product that the kernels do not store (C's
+// c_rows x c_cols; split k's partial products have room for them).
 static int pads_m(const struct sgemm_call *c, const struct sgemm_plan *p)
 {
-    return (p->pack_a || (p->stage_a && c->a_mn_contig)) && sums(p) &&
+    return (p->pack_a || (p->stage_a && c->a_mn_contig)) &&
            !divides(c->m, tune(c->ctx, TUNE_SGEMM_LOAD_VEC));
 }
 
 static int pads_n(const struct sgemm_call *c, const struct sgemm_plan *p)
 {
-    return (p->pack_b || (p->stage_b && !c->b_k_contig)) && sums(p) &&
+    return (p->pack_b || (p->stage_b && !c->b_k_contig)) &&
            !divides(c->n, tune(c->ctx, TUNE_SGEMM_LOAD_VEC));
 }
 
@@ -866,7 +867,8 @@ static void plan_operands(const struct sgemm_call *c, struct sgemm_plan *p)
     if ((p->stage_a || p->stage_b) && (p->op.program == PROGRAM_SGEMM_TILED_SCALAR ||
                                        p->op.program == PROGRAM_SGEMM_TILED_MID_SCALAR ||
                                        p->op.program == PROGRAM_SGEMM_TILED_MID_SPLIT_SCALAR)) {
-        // C's alignment sends the product to the scalar loads after all.
+        // The other operand, left off the vector, sends the product to the
+        // scalar loads after all.
         p->stage_a = p->stage_b = 0;
         staged_floats = areas_of(c, p).total;
         staged = staged_call(c, p, NULL);
@@ -879,7 +881,7 @@ static void plan_operands(const struct sgemm_call *c, struct sgemm_plan *p)
         padded.pad_n = pad_n;
         staged = staged_call(c, &padded, NULL);
         plan_tiled(&staged, staged_floats, &padded);
-        if (sums(&padded) && padded.edges != EDGES_GUARDED)
+        if (padded.edges != EDGES_GUARDED)
             *p = padded;
     }
 }
@@ -951,9 +953,8 @@ static void plan_tiled_call(const struct sgemm_call *c, struct sgemm_plan *p)
     pack_staged_operands(c, p);
     pack_a_for_async(c, p);
     // "packed-b:", "staged-ab:", "packed-b,staged-ac:", "packed-ab,staged-c,padded-m:" ...
-    char prefix[64] = "", staged_letters[4] = "";
-    snprintf(staged_letters, sizeof staged_letters, "%s%s%s", p->stage_a ? "a" : "", p->stage_b ? "b" : "",
-             p->stage_c ? "c" : "");
+    char prefix[64] = "", staged_letters[3] = "";
+    snprintf(staged_letters, sizeof staged_letters, "%s%s", p->stage_a ? "a" : "", p->stage_b ? "b" : "");
     const char *packed = p->pack_a && p->pack_b ? "packed-ab"
                          : p->pack_a            ? "packed-a"
                          : p->pack_b            ? "packed-b"
@@ -1268,6 +1269,10 @@ static void fill_args(const struct sgemm_call *c, const struct sgemm_plan *p, st
         args_u32(a, p->k_slice);
         args_u64(a, p->slices > 1 ? (cl_ulong)c->m * c->ldc : 0);
     }
+    if (((uint64_t)1 << p->op.program) & SGEMM_TILED_SET) {
+        args_u32(a, c->c_rows);
+        args_u32(a, c->c_cols);
+    }
 }
 
 static tailor_status launch(const struct sgemm_call *c, const struct sgemm_plan *p)
@@ -1507,6 +1512,8 @@ static struct sgemm_call row_major_call(tailor_context *ctx, tailor_layout layou
         .m = (cl_uint)r.m,
         .n = (cl_uint)r.n,
         .k = (cl_uint)k,
+        .c_rows = (cl_uint)r.m,
+        .c_cols = (cl_uint)r.n,
         .alpha = alpha,
         .beta = beta,
         .a_mn_contig = r.a_mn_contig,

@@ -110,9 +110,7 @@
     X(SGEMM_MID_SPLIT_EFFICIENCY, OP_SGEMM, HOST, 0, 0, 0, 100, 0,                                 \
       "tiled kernels: k is split on the mid tiles instead of the big ones where that takes less time at this percentage of the big tiles' speed per multiply-add (0: never)") \
     X(SGEMM_STAGE_CUBE, OP_SGEMM, HOST, 0, 1024, 0, 1 << 20, 0,                                     \
-      "tiled kernels: operands whose rows do not start on load vectors are copied to rows that do (C: the product goes through the workspace) for products of at least this cubed multiply-adds (0: never)") \
-    X(SGEMM_STAGE_C_MIN_K, OP_SGEMM, HOST, 0, 0, 0, 1 << 30, 0,                                    \
-      "tiled kernels: C whose rows do not start on vectors goes through the workspace (SGEMM_STAGE_CUBE) only where k is at least this (shorter, C's two extra passes cost more than the scalar stores)") \
+      "tiled kernels: operands whose rows do not start on load vectors are copied to rows that do for products of at least this cubed multiply-adds (0: never)") \
     X(SGEMM_STAGE_REUSE, OP_SGEMM, HOST, 0, 0, 0, 1 << 30, 0,                                       \
       "tiled kernels: an operand A or B whose every element feeds at least this many outputs of C (n for A, m for B) is copied to aligned rows from products of half SGEMM_STAGE_CUBE's side (0, or SGEMM_STAGE_CUBE 0: never)") \
     X(SGEMM_SMALL_DIM, OP_SGEMM, HOST, 0, 8, 0, 1 << 30, 0,                                         \
