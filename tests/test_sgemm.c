@@ -50,9 +50,10 @@ struct gemm_case {
     tailor_trans trans_a, trans_b;
     size_t m, n, k;
     float alpha, beta;
-    int aligned;      // offsets and leading dimensions multiples of 4
+    int aligned;      // offsets and leading dimensions multiples of 4 (A_B_ALIGNED: not C's)
     int planted_nans; // NaN in every element no kernel may read
 };
+#define A_B_ALIGNED 2
 
 // A matrix as stored: `lines` lines of `length` elements, `ld` apart, from `offset`.
 struct storage {
@@ -149,7 +150,8 @@ static void describe(char *buffer, size_t size, const struct run *run, const str
 {
     snprintf(buffer, size, "%s %s %c%c m=%zu n=%zu k=%zu alpha=%g beta=%g %s [%s]", run->label,
              g->layout == TAILOR_ROW_MAJOR ? "row" : "col", g->trans_a ? 't' : 'n', g->trans_b ? 't' : 'n',
-             g->m, g->n, g->k, (double)g->alpha, (double)g->beta, g->aligned ? "aligned" : "misaligned",
+             g->m, g->n, g->k, (double)g->alpha, (double)g->beta,
+             g->aligned == A_B_ALIGNED ? "A, B aligned" : g->aligned ? "aligned" : "misaligned",
              tailor_last_variant());
 }
 
@@ -169,8 +171,9 @@ static void check_case(struct run *run, const struct gemm_case *g, unsigned long
                                   : storage_of(a_cols, a_rows, g->aligned, pad, 0);
     struct storage sb = row_major ? storage_of(b_rows, b_cols, g->aligned, pad + 1, 0)
                                   : storage_of(b_cols, b_rows, g->aligned, pad + 1, 0);
-    struct storage sc = row_major ? storage_of(g->m, g->n, g->aligned, pad + 2, GUARD)
-                                  : storage_of(g->n, g->m, g->aligned, pad + 2, GUARD);
+    int c_aligned = g->aligned && g->aligned != A_B_ALIGNED;
+    struct storage sc = row_major ? storage_of(g->m, g->n, c_aligned, pad + 2, GUARD)
+                                  : storage_of(g->n, g->m, c_aligned, pad + 2, GUARD);
     float *a = malloc(sa.count * sizeof *a), *b = malloc(sb.count * sizeof *b);
     float *c = malloc(sc.count * sizeof *c), *out = malloc(sc.count * sizeof *out);
     cl_mem a_buffer = NULL, b_buffer = NULL, c_buffer = NULL;
@@ -1038,6 +1041,37 @@ static void check_mid_async_rounds(const struct test_device *device, const char 
             copied_async ? "yes" : "no (the device has no cp.async)");
 }
 
+// A and B on the load vectors, C off them: the vector programs' shifted and
+// guarded kernels store C element by element (their loads stay vectors, and
+// nothing is copied), whole tiles included; the aligned kernels, which store
+// whole vectors, are not taken. Each product checked, C's surroundings too.
+static void check_c_off_vectors(const struct test_device *device, const char *profile,
+                                unsigned long long *seed)
+{
+    static const struct gemm_case products[] = {
+        {TAILOR_ROW_MAJOR, TAILOR_NO_TRANS, TAILOR_NO_TRANS, 64, 64, 32, 1.0f, 0.0f, A_B_ALIGNED, 1},
+        {TAILOR_ROW_MAJOR, TAILOR_NO_TRANS, TAILOR_TRANS, 48, 64, 40, -0.5f, 0.25f, A_B_ALIGNED, 1},
+        {TAILOR_ROW_MAJOR, TAILOR_TRANS, TAILOR_NO_TRANS, 64, 48, 24, 2.0f, 1.0f, A_B_ALIGNED, 1},
+        {TAILOR_ROW_MAJOR, TAILOR_TRANS, TAILOR_TRANS, 32, 32, 16, 1.0f, 0.5f, A_B_ALIGNED, 1},
+        {TAILOR_COLUMN_MAJOR, TAILOR_NO_TRANS, TAILOR_TRANS, 32, 64, 24, 1.0f, 0.0f, A_B_ALIGNED, 1},
+        {TAILOR_ROW_MAJOR, TAILOR_TRANS, TAILOR_NO_TRANS, 37, 41, 13, -1.0f, 0.5f, A_B_ALIGNED, 1},
+        {TAILOR_ROW_MAJOR, TAILOR_NO_TRANS, TAILOR_NO_TRANS, 12, 8, 20, 1.0f, 0.0f, A_B_ALIGNED, 1},
+    };
+    struct run run;
+    open_run(&run, device, profile, TILED_A ",SGEMM_THIN_M=0,SGEMM_DOTS_MAX=0");
+    if (!run.handle)
+        return;
+    for (size_t i = 0; i < sizeof products / sizeof products[0]; ++i)
+        check_case(&run, &products[i], seed);
+    require_variant(&run, "tiled-16x16x8/vec4/shifted/", NULL, NULL);
+    require_variant(&run, "tiled-16x16x8/vec4/edge/", NULL, NULL);
+    for (size_t i = 0; i < run.seen_count; ++i)
+        CHECK(strncmp(run.seen[i], "tiled-16x16x8/vec4/", 19) == 0 &&
+                  (strstr(run.seen[i], "/shifted/") || strstr(run.seen[i], "/edge/")),
+              "%s: a product with C off the vectors took %s", run.label, run.seen[i]);
+    close_run(&run);
+}
+
 // Events and wait lists: gated by a user event, the call must not complete first.
 static void check_wait_list(struct run *run)
 {
@@ -1295,6 +1329,7 @@ int main(int argc, char **argv)
             check_packing_for_async(&devices[d], profiles[p]);
             check_pack_a_for_async(&devices[d], profiles[p], &seed);
             check_mid_async_rounds(&devices[d], profiles[p], &seed);
+            check_c_off_vectors(&devices[d], profiles[p], &seed);
             check_thin_slices(&devices[d], profiles[p]);
             if (!options.small)
                 check_tall(&devices[d], profiles[p], &seed);
