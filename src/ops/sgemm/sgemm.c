@@ -952,7 +952,7 @@ static void plan_tiled_call(const struct sgemm_call *c, struct sgemm_plan *p)
     }
     pack_staged_operands(c, p);
     pack_a_for_async(c, p);
-    // "packed-b:", "staged-ab:", "packed-b,staged-ac:", "packed-ab,staged-c,padded-m:" ...
+    // "packed-b:", "staged-ab:", "packed-b,staged-a:", "packed-ab,padded-m,padded-n:" ...
     char prefix[64] = "", staged_letters[3] = "";
     snprintf(staged_letters, sizeof staged_letters, "%s%s", p->stage_a ? "a" : "", p->stage_b ? "b" : "");
     const char *packed = p->pack_a && p->pack_b ? "packed-ab"
