@@ -331,7 +331,10 @@ static void plan_rows(const struct gemv_call *c, struct gemv_plan *p)
 }
 
 // Dots across lines: TX work-items of a group along the outputs, the rest of
-// the group (TY) splitting the lines; TX shrinks for few outputs.
+// the group (TY) splitting the lines; TX shrinks for few outputs. Where
+// there are fewer than GEMV_COL_UNROLL lines for each of the TY rows of
+// work-items, TY halves (and TX doubles while outputs remain) until there
+// are, so that few lines still keep every work-item's loads in flight.
 static void plan_columns(const struct gemv_call *c, struct gemv_plan *p)
 {
     const int *t = c->ctx->profile.tune;
@@ -341,7 +344,13 @@ static void plan_columns(const struct gemv_call *c, struct gemv_plan *p)
     cl_ulong needed = ceil_div(c->outputs, width), tx = 1;
     while (tx < needed && tx < (cl_ulong)t[TUNE_GEMV_COL_THREADS])
         tx *= 2;
-    cl_ulong ty = group / tx, blocks = ceil_div(c->outputs, tx * width);
+    cl_ulong ty = group / tx, lines = (cl_ulong)t[TUNE_GEMV_COL_UNROLL];
+    while (ty > 1 && ty * lines > c->k) {
+        ty /= 2;
+        if (tx < needed)
+            tx *= 2;
+    }
+    cl_ulong blocks = ceil_div(c->outputs, tx * width);
     plan_slices(c, p, blocks, min_u64(tx * width, c->outputs) * c->k, ty);
     p->global[0] = (size_t)(blocks * tx);
     p->global[1] = p->slices * (size_t)ty;
