@@ -186,7 +186,7 @@ static const size_t shapes[][2] = {
     {31, 33},   {33, 31},   {64, 64},   {63, 65},   {65, 63},   {128, 128}, {127, 129}, {129, 127},
     {256, 256}, {255, 257}, {257, 255}, {64, 512},  {512, 64},  {512, 512}, {511, 513}, {130, 250},
     {8, 520},   {520, 8},   {4, 1000},  {1000, 6},  {2, 608},   {1, 10000}, {10000, 1},
-    {8, 1504},  {4, 2512},
+    {8, 1504},  {4, 2512},  {1200, 30}, {30, 1200},
 };
 
 static void check_shapes(struct run *run, int small, unsigned long long *seed)
@@ -216,6 +216,17 @@ static void check_shapes(struct run *run, int small, unsigned long long *seed)
         if (run->expect_realigned[s])
             CHECK(run->realigned[s], "%s: no %zu-byte call took the realigned kernel", run->label,
                   element_sizes[s]);
+    // A matrix narrower than the realigned kernel's tiles, but with rows of
+    // A of 30 1- or 2-byte elements, misaligned, took the realigned kernel.
+    for (size_t s = 0; s < 2 && !small; ++s)
+        if (run->expect_realigned[s]) {
+            struct layout narrow[4];
+            layouts_of(1200, 30, narrow);
+            check_transpose(run, s, &narrow[2], seed);
+            CHECK(strncmp(tailor_last_variant(), "realigned-", 10) == 0,
+                  "%s: the narrow %zu-byte 1200x30 transpose took %s", run->label, element_sizes[s],
+                  tailor_last_variant());
+        }
     // Narrow packed shapes of 1-, 2- and 4-byte elements took the span
     // kernel with A and with B as a span on GPU methods.
     for (size_t s = 0; s < 3 && !small; ++s)

@@ -367,6 +367,18 @@ static int plan_realigned(const struct transpose_call *c, struct launch_plan *p)
     return 1;
 }
 
+// Whether the realigned kernel suits a narrow matrix: its tiles at least
+// half filled down (fewer rows leave B's runs too short for whole vectors,
+// stored element by element behind a tile's loads) and, across, half filled
+// of 4- and 8-byte elements, or rows of A of 24 bytes or more of 1- and
+// 2-byte ones (on narrower rows each vector loaded holds too little of them).
+static int realigned_pays(const struct transpose_call *c)
+{
+    size_t e = c->element_bytes;
+    return c->rows * 2 > transpose_realigned_rows(e) &&
+           (e <= 2 ? c->cols * e >= 24 : c->cols * 2 > transpose_realigned_cols(e));
+}
+
 static tailor_status plan_launch(const struct transpose_call *c, struct launch_plan *p)
 {
     const int *t = c->ctx->profile.tune;
@@ -403,11 +415,22 @@ static tailor_status plan_launch(const struct transpose_call *c, struct launch_p
                   vec * c->element_bytes * 8 <= c->ctx->info.mem_base_addr_align_bits;
     int whole_tiles = c->rows % p->tile_rows == 0 && c->cols % p->tile_cols == 0;
     int narrow = c->rows * 2 <= p->tile_rows || c->cols * 2 <= p->tile_cols;
-    if (p->method != TRANSPOSE_CPU && !vectors && !narrow) {
+    if (p->method != TRANSPOSE_CPU && !vectors) {
+        // Narrow matrices whose sides both move as spans take the span
+        // kernel; others, narrow too, the realigned kernel where its tiles
+        // fill (realigned_pays).
+        struct launch_plan spans = *p;
+        if (narrow && plan_elements(c, &spans, 1)) {
+            plan_spans(c, &spans);
+            if (spans.op.kernel == KERNEL_TRANSPOSE_SPANS) {
+                *p = spans;
+                return TAILOR_SUCCESS;
+            }
+        }
         if (c->element_bytes < 16 && (t[TUNE_TRANSPOSE_REALIGN] >> c->size_log2 & 1) &&
-            plan_realigned(c, p))
+            (!narrow || realigned_pays(c)) && plan_realigned(c, p))
             return TAILOR_SUCCESS;
-        if (c->scaling == SCALING_NONE && c->element_bytes == 1 && plan_words(c, p))
+        if (!narrow && c->scaling == SCALING_NONE && c->element_bytes == 1 && plan_words(c, p))
             return TAILOR_SUCCESS;
     }
     // Misaligned vectors of four or more elements cost that many accesses
