@@ -367,15 +367,16 @@ static int plan_realigned(const struct transpose_call *c, struct launch_plan *p)
     return 1;
 }
 
-// Whether the realigned kernel suits a narrow matrix: its tiles at least
-// half filled down (fewer rows leave B's runs too short for whole vectors,
-// stored element by element behind a tile's loads) and, across, half filled
-// of 4- and 8-byte elements, or rows of A of 24 bytes or more of 1- and
-// 2-byte ones (on narrower rows each vector loaded holds too little of them).
+// Whether the realigned kernel suits a narrow matrix: B's runs in its tiles
+// at least a 128-byte line (shorter ones hold too few whole vectors, and B
+// goes element by element behind a tile's loads), and rows of A of more
+// than half its tile's width of 4- and 8-byte elements, of 24 bytes or more
+// of 1- and 2-byte ones (on narrower rows each vector loaded holds too
+// little of them).
 static int realigned_pays(const struct transpose_call *c)
 {
     size_t e = c->element_bytes;
-    return c->rows * 2 > transpose_realigned_rows(e) &&
+    return c->rows * e >= 128 &&
            (e <= 2 ? c->cols * e >= 24 : c->cols * 2 > transpose_realigned_cols(e));
 }
 
