@@ -416,30 +416,24 @@ static tailor_status plan_launch(const struct transpose_call *c, struct launch_p
                   vec * c->element_bytes * 8 <= c->ctx->info.mem_base_addr_align_bits;
     int whole_tiles = c->rows % p->tile_rows == 0 && c->cols % p->tile_cols == 0;
     int narrow = c->rows * 2 <= p->tile_rows || c->cols * 2 <= p->tile_cols;
-    if (p->method != TRANSPOSE_CPU && !vectors) {
-        // Narrow matrices whose sides both move as spans take the span
-        // kernel; others, narrow too, the realigned kernel where its tiles
-        // fill (realigned_pays).
-        struct launch_plan spans = *p;
-        if (narrow && plan_elements(c, &spans, 1)) {
-            plan_spans(c, &spans);
-            if (spans.op.kernel == KERNEL_TRANSPOSE_SPANS) {
-                *p = spans;
-                return TAILOR_SUCCESS;
-            }
-        }
-        if (c->element_bytes < 16 && (t[TUNE_TRANSPOSE_REALIGN] >> c->size_log2 & 1) &&
-            (!narrow || realigned_pays(c)) && plan_realigned(c, p))
+    int realign = c->element_bytes < 16 && (t[TUNE_TRANSPOSE_REALIGN] >> c->size_log2 & 1);
+    if (p->method != TRANSPOSE_CPU && !vectors && !narrow) {
+        if (realign && plan_realigned(c, p))
             return TAILOR_SUCCESS;
-        if (!narrow && c->scaling == SCALING_NONE && c->element_bytes == 1 && plan_words(c, p))
+        if (c->scaling == SCALING_NONE && c->element_bytes == 1 && plan_words(c, p))
             return TAILOR_SUCCESS;
     }
     // Misaligned vectors of four or more elements cost that many accesses
     // each; those of two (8-byte elements) still beat single elements.
+    // Narrow misaligned matrices that the span kernel does not take go to
+    // the realigned kernel where its tiles fill (realigned_pays).
     if (p->method != TRANSPOSE_CPU && ((!vectors && vec >= 4) || narrow) &&
         plan_elements(c, p, !vectors)) {
         if (narrow)
             plan_spans(c, p);
+        if (narrow && !vectors && p->op.kernel != KERNEL_TRANSPOSE_SPANS && realign &&
+            realigned_pays(c))
+            plan_realigned(c, p);
         return TAILOR_SUCCESS;
     }
     p->op.kernel = !vectors      ? KERNEL_TRANSPOSE_UNALIGNED
