@@ -417,12 +417,17 @@ static int is_dots(const struct sgemm_plan *p)
     }
 }
 
+// The tiled kernels' programs (big and mid tiles, whole and split).
+static int is_tiled(const struct sgemm_plan *p)
+{
+    return (((uint64_t)1 << p->op.program) & SGEMM_TILED_SET) != 0;
+}
+
 // The kernels that take a slice of k (the tiled ones, the thin and dots ones):
 // they take the split arguments and launch through launch_tiled.
 static int slices_k(const struct sgemm_plan *p)
 {
-    return (((uint64_t)1 << p->op.program) & SGEMM_TILED_SET) || p->op.kernel == KERNEL_SGEMM_THIN ||
-           is_dots(p);
+    return is_tiled(p) || p->op.kernel == KERNEL_SGEMM_THIN || is_dots(p);
 }
 
 // The product is written to the workspace and summed into C afterwards.
@@ -1269,7 +1274,7 @@ static void fill_args(const struct sgemm_call *c, const struct sgemm_plan *p, st
         args_u32(a, p->k_slice);
         args_u64(a, p->slices > 1 ? (cl_ulong)c->m * c->ldc : 0);
     }
-    if (((uint64_t)1 << p->op.program) & SGEMM_TILED_SET) {
+    if (is_tiled(p)) {
         args_u32(a, c->c_rows);
         args_u32(a, c->c_cols);
     }
