@@ -1127,6 +1127,310 @@ transpose_spans(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a
 #undef S_LOADS
 #undef S_NONE
 #endif
+
+// GPU methods, narrow matrices whose rows are off the vectors: one side's
+// rows short (A's or B's lines of at most TRANSPOSE_NARROW_LINE_BYTES), the
+// other's long. A tile holds `1 << tile_log2` of the short rows whole and
+// the matching run of each long row. The short side's span (from the
+// tile's first short row to its last, gaps between rows included) lies in
+// local memory as it lies in global memory, with a word (8-byte elements:
+// an element) more every RV rows, so that work-items on consecutive slots
+// of a long row, RV short rows apart, meet distinct banks. Both sides move
+// in aligned 16-byte vectors (slots), so each tile reads and writes whole
+// lines of memory however the rows fall. Two kernels, each with its own
+// registers:
+//   transpose_narrow_a (A's rows short): A's span is copied in slot by
+//     slot, and each row of B gathered from it. As in the realigned kernel,
+//     the tile writes the slots of each row of B that start within its run,
+//     reading the RV - 1 rows of A past it, so that only the slots at the
+//     two ends of B's rows are partly its own.
+//   transpose_narrow_b (B's rows short): the slots covering each row of
+//     A's run are scattered into B's span, which is then written slot by
+//     slot where B's rows are packed, word by word where gaps lie between
+//     them (a slot holding gaps would be written in pieces, and the pieces
+//     of neighbouring work-items' slots reach memory as separate requests).
+// Slots that are partly the tile's are written in the largest aligned
+// pieces wholly its own (store_masked); the neighbouring tiles write the
+// rest. Slots of A that reach past its first or last element (a_end) are
+// read element by element. Tiles hold about 16 KiB of the short rows
+// (src/ops/transpose's TRANSPOSE_NARROW_AREA_BYTES): at most 1091 slots of
+// A (N_LOADS a work-item) and 22 KiB of local memory with the padding
+// (TRANSPOSE_NARROW_LOCAL_BYTES).
+#define N_LOCAL_WORDS (22528 / 4)
+#define N_LOADS 5
+
+// The elements of g whose bits are set in `valid` to the 16-byte slot at
+// `to`, in the largest aligned pieces that hold only such elements. The
+// union follows memory order on any endianness.
+static inline void store_masked(__global ELEM *to, const ELEM *g, uint valid)
+{
+    union {
+        ELEM e[RV];
+        uchar b[16];
+        ushort h[8];
+        uint w[4];
+        ulong d[2];
+    } u;
+    uint bytes = 0;
+#pragma unroll
+    for (uint q = 0; q < RV; ++q) {
+        u.e[q] = g[q];
+        if (valid >> q & 1)
+            bytes |= ((1u << ELEMENT_BYTES) - 1) << (q * ELEMENT_BYTES);
+    }
+    __global uchar *p = (__global uchar *)to;
+#pragma unroll
+    for (uint d = 0; d < 2; ++d) {
+        if ((bytes >> (8 * d) & 0xff) == 0xff) {
+            *(__global ulong *)(p + 8 * d) = u.d[d];
+            continue;
+        }
+#if ELEMENT_BYTES <= 4
+#pragma unroll
+        for (uint w = 2 * d; w < 2 * d + 2; ++w) {
+            if ((bytes >> (4 * w) & 0xf) == 0xf) {
+                *(__global uint *)(p + 4 * w) = u.w[w];
+                continue;
+            }
+#if ELEMENT_BYTES <= 2
+#pragma unroll
+            for (uint h = 2 * w; h < 2 * w + 2; ++h) {
+                if ((bytes >> (2 * h) & 3) == 3) {
+                    *(__global ushort *)(p + 2 * h) = u.h[h];
+                    continue;
+                }
+#if ELEMENT_BYTES == 1
+#pragma unroll
+                for (uint k = 2 * h; k < 2 * h + 2; ++k)
+                    if (bytes >> k & 1)
+                        p[k] = u.b[k];
+#endif
+            }
+#endif
+        }
+#endif
+    }
+}
+
+#define N_NONE 0xffffffffu // no whole slot
+// Place d of the short side's span, from its first slot, in local
+// memory: a word (an element) more every `period`, RV short rows.
+#define N_SPAN_AT(d) ((d) + (d) / period * R_WORD)
+// The place of element q of a slot whose element `lo` sits at span place d
+// (an RV-row block and its `rest`), elements `step` lines apart.
+#define N_STEP_AT(q, lo, step)                                                                      \
+    (d + ((q) - (lo)) * (step) + (block + (rest + ((q) - (lo)) * (step) >= period)) * R_WORD)
+
+// Mode 0: A's rows short.
+__kernel __attribute__((reqd_work_group_size(E_GROUP, 1, 1))) void
+transpose_narrow_a(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a_offset,
+                   ulong lda, __global ELEM *restrict b, ulong b_offset, ulong ldb,
+                   uint tile_log2, ulong a_end ALPHA_PARAMETER)
+{
+    __local uint tile[N_LOCAL_WORDS] __attribute__((aligned(16)));
+    __local ELEM *elements = (__local ELEM *)tile;
+    const uint lid = (uint)get_local_id(0), tile_length = 1u << tile_log2;
+    const uint per_run = tile_length / RV + 1; // slots covering a run of a long row
+    const ulong start = (ulong)get_group_id(0) << tile_log2; // the tile's first short row
+    uint4 v[N_LOADS];
+    uint placed[N_LOADS]; // where a whole slot goes in local memory (elements); N_NONE if none
+    // Rows of A from `start` to `start + held`: the tile's and the RV - 1
+    // after them, within the matrix.
+    const uint held = (uint)min((ulong)(tile_length + RV - 1), rows - start);
+    const ulong first = a_offset + start * lda, last = first + (held - 1) * lda + cols;
+    const ulong base = first - first % RV;
+    const uint slots = (uint)((last - base + RV - 1) / RV), period = RV * (uint)lda;
+#pragma unroll
+    for (uint k = 0; k < N_LOADS; ++k) {
+        uint s = lid + k * E_GROUP;
+        placed[k] = N_NONE;
+        if (s >= slots)
+            continue;
+        ulong at = base + s * RV;
+        if (at >= a_offset && at + RV <= a_end) {
+            v[k] = LOAD16(a + at);
+            placed[k] = N_SPAN_AT(s * RV);
+        } else {
+            for (uint q = 0; q < RV; ++q)
+                if (at + q >= first && at + q < last)
+                    elements[N_SPAN_AT(s * RV + q)] = a[at + q];
+        }
+    }
+#pragma unroll
+    for (uint k = 0; k < N_LOADS; ++k)
+        if (placed[k] != N_NONE)
+            put_words(tile + placed[k] * ELEMENT_BYTES / 4, v[k]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    // Row j of B, slot s from the one holding the run's first element:
+    // the tile's where it starts within the run, and the slot before it
+    // in the first tile. Its element q is A's row start + r + q - lo, at
+    // span place d + (q - lo) * lda.
+    const uint off0 = (uint)(first - base), remaining = (uint)min(rows - start, (ulong)UINT_MAX);
+    for (uint i = lid; i < (uint)cols * per_run; i += E_GROUP) {
+        uint j = i / per_run, s = i - j * per_run;
+        ulong run = b_offset + j * ldb + start, at = run - run % RV + s * RV;
+        if (at < run ? start != 0 : at - run >= min(tile_length, remaining))
+            continue;
+        uint lo = at < run ? (uint)(run - at) : 0;
+        uint r = (uint)(at + lo - run);
+        uint hi = min((uint)RV, remaining - r + lo);
+        uint d = off0 + r * (uint)lda + (uint)j;
+        uint block = d / period, rest = d - block * period;
+        ELEM g[RV];
+        if (lo == 0 && hi == RV) {
+#pragma unroll
+            for (uint q = 0; q < RV; ++q)
+                g[q] = SCALE_ONE(elements[N_STEP_AT(q, 0, (uint)lda)]);
+            STORE16(b + at, r_words(g));
+        } else {
+            uint valid = 0;
+#pragma unroll
+            for (uint q = 0; q < RV; ++q) {
+                g[q] = (ELEM)(0);
+                if (q >= lo && q < hi) {
+                    g[q] = SCALE_ONE(elements[N_STEP_AT(q, lo, (uint)lda)]);
+                    valid |= 1u << q;
+                }
+            }
+            store_masked(b + at, g, valid);
+        }
+    }
+}
+
+// Mode 1: B's rows short.
+__kernel __attribute__((reqd_work_group_size(E_GROUP, 1, 1))) void
+transpose_narrow_b(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a_offset,
+                   ulong lda, __global ELEM *restrict b, ulong b_offset, ulong ldb,
+                   uint tile_log2, ulong a_end ALPHA_PARAMETER)
+{
+    __local uint tile[N_LOCAL_WORDS] __attribute__((aligned(16)));
+    __local ELEM *elements = (__local ELEM *)tile;
+    const uint lid = (uint)get_local_id(0), tile_length = 1u << tile_log2;
+    const uint per_run = tile_length / RV + 1; // slots covering a run of a long row
+    const ulong start = (ulong)get_group_id(0) << tile_log2; // the tile's first short row
+    uint4 v[N_LOADS];
+    uint placed[N_LOADS]; // the index of a slot loaded whole; N_NONE if none
+    // B's span from the tile's first row to its last, gaps included,
+    // built in local memory from the runs of A's rows.
+    const uint length = (uint)min((ulong)tile_length, cols - start);
+    const ulong first = b_offset + start * ldb, last = first + (length - 1) * ldb + rows;
+    const ulong base = first - first % RV;
+    const uint period = RV * (uint)ldb, off0 = (uint)(first - base);
+#pragma unroll
+    for (uint k = 0; k < N_LOADS; ++k) {
+        uint i = lid + k * E_GROUP, r = i / per_run, s = i - r * per_run;
+        placed[k] = N_NONE;
+        if (r >= rows)
+            continue;
+        ulong run = a_offset + r * lda + start, at = run - run % RV + s * RV;
+        if (at >= run + length)
+            continue;
+        if (at >= a_offset && at + RV <= a_end) {
+            v[k] = LOAD16(a + at);
+            placed[k] = i;
+        } else {
+            for (uint q = 0; q < RV; ++q)
+                if (at + q >= run && at + q < run + length)
+                    elements[N_SPAN_AT(off0 + (uint)(at + q - run) * (uint)ldb + r)] =
+                        SCALE_ONE(a[at + q]);
+        }
+    }
+    // Element q of a whole slot of A's row r, from the tile's first element
+    // lo of it on: column r of B's rows c + q - lo (c that of element lo),
+    // at span place d + (q - lo) * ldb.
+#pragma unroll
+    for (uint k = 0; k < N_LOADS; ++k) {
+        if (placed[k] == N_NONE)
+            continue;
+        uint i = placed[k], r = i / per_run, s = i - r * per_run;
+        ulong run = a_offset + r * lda + start, at = run - run % RV + s * RV;
+        uint lo = at < run ? (uint)(run - at) : 0;
+        uint hi = (uint)min((ulong)RV, run + length - at);
+        uint d = off0 + (uint)(at + lo - run) * (uint)ldb + r;
+        uint block = d / period, rest = d - block * period;
+        ELEM e[RV]; // the slot's elements in memory order
+        CAT(vstore, RV)(CAT(as_, CAT(ELEM, RV))(v[k]), 0, e);
+        if (lo == 0 && hi == RV) {
+#pragma unroll
+            for (uint q = 0; q < RV; ++q)
+                elements[N_STEP_AT(q, 0, (uint)ldb)] = SCALE_ONE(e[q]);
+        } else {
+#pragma unroll
+            for (uint q = 0; q < RV; ++q)
+                if (q >= lo && q < hi)
+                    elements[N_STEP_AT(q, lo, (uint)ldb)] = SCALE_ONE(e[q]);
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    // The span into B: whole slots where B's rows are packed, words
+    // where gaps lie between them; an element of either is the tile's
+    // where it lies in [first, last) and within its row.
+    if (ldb == rows) {
+        const uint slots = (uint)((last - base + RV - 1) / RV);
+        for (uint i = lid; i < slots; i += E_GROUP) {
+            ulong at = base + i * RV;
+            uint place = N_SPAN_AT(i * RV);
+            if (at >= first && at + RV <= last) {
+                __local const uint *from = tile + place * ELEMENT_BYTES / 4;
+                STORE16(b + at, (uint4)(from[0], from[1], from[2], from[3]));
+            } else {
+                ELEM g[RV];
+                uint valid = 0;
+#pragma unroll
+                for (uint q = 0; q < RV; ++q) {
+                    g[q] = (ELEM)(0);
+                    if (at + q >= first && at + q < last) {
+                        g[q] = elements[place + q];
+                        valid |= 1u << q;
+                    }
+                }
+                store_masked(b + at, g, valid);
+            }
+        }
+    } else {
+        const uint words = (uint)((last - base + R_WORD - 1) / R_WORD);
+        for (uint i = lid; i < words; i += E_GROUP) {
+            ulong at = base + i * R_WORD;
+            uint lo = at < first ? (uint)(first - at) : 0;
+            uint r = (uint)(at + lo - first) % (uint)ldb; // column of B of element lo
+            __local const ELEM *from = elements + N_SPAN_AT(i * R_WORD);
+            uint valid = 0;
+#pragma unroll
+            for (uint q = 0; q < R_WORD; ++q) {
+                if (q >= lo) {
+                    if (r < rows && at + q < last)
+                        valid |= 1u << q;
+                    r = r + 1 == (uint)ldb ? 0 : r + 1;
+                }
+            }
+            if (valid == (1u << R_WORD) - 1) {
+#if ELEMENT_BYTES <= 4
+                union {
+                    ELEM e[R_WORD];
+                    uint w;
+                } u;
+#pragma unroll
+                for (uint q = 0; q < R_WORD; ++q)
+                    u.e[q] = from[q];
+                *(__global uint *)(b + at) = u.w;
+#else
+                b[at] = from[0];
+#endif
+            } else {
+                for (uint q = 0; q < R_WORD; ++q)
+                    if (valid >> q & 1)
+                        b[at + q] = from[q];
+            }
+        }
+    }
+}
+#undef N_STEP_AT
+#undef N_SPAN_AT
+#undef N_NONE
+#undef N_LOCAL_WORDS
+#undef N_LOADS
 #endif
 
 // GPU methods, misaligned rows of 1-byte elements: the same trip

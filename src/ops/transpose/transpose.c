@@ -162,7 +162,7 @@ struct launch_plan {
     // sides are contiguous and VEC-aligned.
     cl_ulong count, a_stride, b_stride;
     int copy_aligned;
-    unsigned tile_cols_log2; // the element-wise and span kernels' tile
+    unsigned tile_cols_log2; // the element-wise and span kernels' tile; the narrow kernel's short rows
     cl_uint span_modes;      // the span kernel: bit 0 A, bit 1 B as one span
     cl_ulong copy_run;       // the CPU method's strided copy: elements per work-item
     cl_ulong a_end;          // the word and realigned kernels: one past A's last element
@@ -367,6 +367,39 @@ static int plan_realigned(const struct transpose_call *c, struct launch_plan *p)
     return 1;
 }
 
+// GPU methods, narrow matrices whose rows are off the vectors, of elements
+// under 16 bytes: the narrow kernels where A's or B's lines (leading
+// dimension) are at most TRANSPOSE_NARROW_LINE_BYTES, transpose_narrow_a
+// where A's are short and no longer than B's, else transpose_narrow_b. B's
+// short rows of 8-byte elements stay with the element-wise kernel, which
+// moved them faster than transpose_narrow_b (doc/performance.md). Needs
+// buffers that start 16-byte aligned.
+static int plan_narrow(const struct transpose_call *c, struct launch_plan *p)
+{
+    const tailor_device_info *facts = &c->ctx->info;
+    size_t e = c->element_bytes;
+    int a_short = c->lda * e <= TRANSPOSE_NARROW_LINE_BYTES;
+    int b_short = e <= 4 && c->ldb * e <= TRANSPOSE_NARROW_LINE_BYTES;
+    if (e >= 16 || (!a_short && !b_short) || facts->mem_base_addr_align_bits < 128 ||
+        facts->max_work_group_size < TRANSPOSE_ELEMENTS_GROUP ||
+        !local_memory_fits(facts, TRANSPOSE_NARROW_LOCAL_BYTES))
+        return 0;
+    int mode = a_short && (!b_short || c->lda <= c->ldb) ? 0 : 1;
+    unsigned tile_log2 = transpose_narrow_tile_log2((size_t)(mode == 0 ? c->lda : c->ldb) * e);
+    cl_ulong length = mode == 0 ? c->rows : c->cols, tiles = ((length - 1) >> tile_log2) + 1;
+    if (tiles > UINT32_MAX)
+        return 0;
+    p->group = TRANSPOSE_ELEMENTS_GROUP;
+    p->tiles = (size_t)tiles;
+    p->tile_cols_log2 = tile_log2;
+    p->a_end = c->a_offset + (c->rows - 1) * c->lda + c->cols;
+    p->op.kernel = mode == 0 ? KERNEL_TRANSPOSE_NARROW_A : KERNEL_TRANSPOSE_NARROW_B;
+    snprintf(p->op.variant, sizeof p->op.variant, "%s%llu/unaligned%s",
+             kernel_table[p->op.kernel].variant, (unsigned long long)1 << tile_log2,
+             c->scaling != SCALING_NONE ? "/scaled" : "");
+    return 1;
+}
+
 // Whether the realigned kernel suits a narrow matrix: B's runs in its tiles
 // at least a 128-byte line (shorter ones hold too few whole vectors, and B
 // goes element by element behind a tile's loads), and rows of A of more
@@ -418,7 +451,7 @@ static tailor_status plan_launch(const struct transpose_call *c, struct launch_p
     int narrow = c->rows * 2 <= p->tile_rows || c->cols * 2 <= p->tile_cols;
     int realign = c->element_bytes < 16 && (t[TUNE_TRANSPOSE_REALIGN] >> c->size_log2 & 1);
     if (p->method != TRANSPOSE_CPU && !vectors && !narrow) {
-        if (realign && plan_realigned(c, p))
+        if (realign && (plan_narrow(c, p) || plan_realigned(c, p)))
             return TAILOR_SUCCESS;
         if (c->scaling == SCALING_NONE && c->element_bytes == 1 && plan_words(c, p))
             return TAILOR_SUCCESS;
@@ -432,7 +465,7 @@ static tailor_status plan_launch(const struct transpose_call *c, struct launch_p
         if (narrow)
             plan_spans(c, p);
         if (narrow && !vectors && p->op.kernel != KERNEL_TRANSPOSE_SPANS && realign &&
-            realigned_pays(c))
+            !plan_narrow(c, p) && realigned_pays(c))
             plan_realigned(c, p);
         return TAILOR_SUCCESS;
     }
@@ -501,12 +534,18 @@ static tailor_status launch(const struct transpose_call *c, const struct launch_
     args_mem(&args, c->b);
     args_u64(&args, c->b_offset);
     args_u64(&args, c->ldb);
-    args_u32(&args, (cl_uint)plan->tiles_x);
+    int narrow = plan->op.kernel == KERNEL_TRANSPOSE_NARROW_A ||
+                 plan->op.kernel == KERNEL_TRANSPOSE_NARROW_B;
+    if (!narrow)
+        args_u32(&args, (cl_uint)plan->tiles_x);
     if (plan->op.kernel == KERNEL_TRANSPOSE_ELEMENTS || plan->op.kernel == KERNEL_TRANSPOSE_SPANS)
         args_u32(&args, plan->tile_cols_log2);
     if (plan->op.kernel == KERNEL_TRANSPOSE_SPANS)
         args_u32(&args, plan->span_modes);
-    if (plan->op.kernel == KERNEL_TRANSPOSE_WORDS || plan->op.kernel == KERNEL_TRANSPOSE_REALIGNED)
+    if (narrow)
+        args_u32(&args, plan->tile_cols_log2);
+    if (plan->op.kernel == KERNEL_TRANSPOSE_WORDS || plan->op.kernel == KERNEL_TRANSPOSE_REALIGNED ||
+        narrow)
         args_u64(&args, plan->a_end);
     if (plan->op.kernel == KERNEL_TRANSPOSE_REALIGNED)
         args_u32(&args, plan->row_shift);

@@ -73,6 +73,23 @@ static inline size_t transpose_realigned_local_bytes(size_t element_bytes)
     return ((rows * pitch + rows / vector * word) * element_bytes + 3) / 4 * 4;
 }
 
+// The narrow kernel (N_* in cl/transpose.cl): tiles of 2^tile_log2 of the
+// short rows (A's or B's lines of at most TRANSPOSE_NARROW_LINE_BYTES),
+// about TRANSPOSE_NARROW_AREA_BYTES of them. In local memory they take,
+// with the slots at their two ends, the RV - 1 rows of A after a tile and a
+// word (8-byte elements: an element) of padding every 16 bytes of rows, at
+// most TRANSPOSE_NARROW_LOCAL_BYTES (N_LOCAL_WORDS).
+#define TRANSPOSE_NARROW_LINE_BYTES 64
+#define TRANSPOSE_NARROW_AREA_BYTES 16384
+#define TRANSPOSE_NARROW_LOCAL_BYTES 22528
+static inline unsigned transpose_narrow_tile_log2(size_t line_bytes)
+{
+    unsigned log2 = 0;
+    while (((size_t)2 << log2) * line_bytes <= TRANSPOSE_NARROW_AREA_BYTES)
+        ++log2;
+    return log2;
+}
+
 // The word kernel's tile (WORDS_ROWS x WORDS_COLS in cl/transpose.cl): runs
 // of B of 32 words, 64 columns of A.
 #define TRANSPOSE_WORDS_COLS 64

@@ -94,7 +94,7 @@
     X(TRANSPOSE_METHOD_16, OP_TRANSPOSE, HOST, 0, 1, 0, 2, 0, "method for 16-byte elements")        \
     X(TRANSPOSE_REALIGN, OP_TRANSPOSE, HOST, 0, 15, 0, 15, 0,                                        \
       "GPU methods: element sizes (bit log2 of the bytes: 1 for 1-byte ... 8 for 8-byte) whose "    \
-      "misaligned rows take the realigned kernel's aligned 16-byte vectors")                        \
+      "misaligned rows take the realigned and narrow kernels' aligned 16-byte vectors")             \
     X(TRANSPOSE_WG_X, OP_TRANSPOSE, DEFINE, TRANSPOSE_PROGRAM_SET, 8, 1, 256, POW2,                 \
       "work-items of a group along A's rows (a local tile's edge is WG_X vectors)")                \
     X(TRANSPOSE_WG_Y, OP_TRANSPOSE, DEFINE, TRANSPOSE_REGISTERS_SET | TRANSPOSE_CPU_SET, 8, 1, 256, \
