@@ -1221,19 +1221,27 @@ static inline void store_masked(__global ELEM *to, const ELEM *g, uint valid)
 #define N_STEP_AT(q, lo, step)                                                                      \
     (d + ((q) - (lo)) * (step) + (block + (rest + ((q) - (lo)) * (step) >= period)) * R_WORD)
 
+// Both kernels' parameters, and the tile's local memory, its first short
+// row (`start`) and the slots of A a work-item loads whole (`v`, and in
+// `placed` where they go).
+#define N_PARAMETERS                                                                                \
+    ulong rows, ulong cols, const __global ELEM *restrict a, ulong a_offset, ulong lda,             \
+        __global ELEM *restrict b, ulong b_offset, ulong ldb, uint tile_log2,                       \
+        ulong a_end ALPHA_PARAMETER
+#define N_TILE                                                                                      \
+    __local uint tile[N_LOCAL_WORDS] __attribute__((aligned(16)));                                  \
+    __local ELEM *elements = (__local ELEM *)tile;                                                  \
+    const uint lid = (uint)get_local_id(0), tile_length = 1u << tile_log2;                          \
+    const uint per_run = tile_length / RV + 1; /* slots covering a run of a long row */             \
+    const ulong start = (ulong)get_group_id(0) << tile_log2;                                        \
+    uint4 v[N_LOADS];                                                                               \
+    uint placed[N_LOADS]
+
 // Mode 0: A's rows short.
 __kernel __attribute__((reqd_work_group_size(E_GROUP, 1, 1))) void
-transpose_narrow_a(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a_offset,
-                   ulong lda, __global ELEM *restrict b, ulong b_offset, ulong ldb,
-                   uint tile_log2, ulong a_end ALPHA_PARAMETER)
+transpose_narrow_a(N_PARAMETERS)
 {
-    __local uint tile[N_LOCAL_WORDS] __attribute__((aligned(16)));
-    __local ELEM *elements = (__local ELEM *)tile;
-    const uint lid = (uint)get_local_id(0), tile_length = 1u << tile_log2;
-    const uint per_run = tile_length / RV + 1; // slots covering a run of a long row
-    const ulong start = (ulong)get_group_id(0) << tile_log2; // the tile's first short row
-    uint4 v[N_LOADS];
-    uint placed[N_LOADS]; // where a whole slot goes in local memory (elements); N_NONE if none
+    N_TILE; // placed: where a whole slot goes in local memory (elements); N_NONE if none
     // Rows of A from `start` to `start + held`: the tile's and the RV - 1
     // after them, within the matrix.
     const uint held = (uint)min((ulong)(tile_length + RV - 1), rows - start);
@@ -1300,17 +1308,9 @@ transpose_narrow_a(ulong rows, ulong cols, const __global ELEM *restrict a, ulon
 
 // Mode 1: B's rows short.
 __kernel __attribute__((reqd_work_group_size(E_GROUP, 1, 1))) void
-transpose_narrow_b(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a_offset,
-                   ulong lda, __global ELEM *restrict b, ulong b_offset, ulong ldb,
-                   uint tile_log2, ulong a_end ALPHA_PARAMETER)
+transpose_narrow_b(N_PARAMETERS)
 {
-    __local uint tile[N_LOCAL_WORDS] __attribute__((aligned(16)));
-    __local ELEM *elements = (__local ELEM *)tile;
-    const uint lid = (uint)get_local_id(0), tile_length = 1u << tile_log2;
-    const uint per_run = tile_length / RV + 1; // slots covering a run of a long row
-    const ulong start = (ulong)get_group_id(0) << tile_log2; // the tile's first short row
-    uint4 v[N_LOADS];
-    uint placed[N_LOADS]; // the index of a slot loaded whole; N_NONE if none
+    N_TILE; // placed: the index of a slot loaded whole; N_NONE if none
     // B's span from the tile's first row to its last, gaps included,
     // built in local memory from the runs of A's rows.
     const uint length = (uint)min((ulong)tile_length, cols - start);
@@ -1429,6 +1429,8 @@ transpose_narrow_b(ulong rows, ulong cols, const __global ELEM *restrict a, ulon
 #undef N_STEP_AT
 #undef N_SPAN_AT
 #undef N_NONE
+#undef N_PARAMETERS
+#undef N_TILE
 #undef N_LOCAL_WORDS
 #undef N_LOADS
 #endif

@@ -73,12 +73,13 @@ static inline size_t transpose_realigned_local_bytes(size_t element_bytes)
     return ((rows * pitch + rows / vector * word) * element_bytes + 3) / 4 * 4;
 }
 
-// The narrow kernel (N_* in cl/transpose.cl): tiles of 2^tile_log2 of the
+// The narrow kernels (N_* in cl/transpose.cl): tiles of 2^tile_log2 of the
 // short rows (A's or B's lines of at most TRANSPOSE_NARROW_LINE_BYTES),
 // about TRANSPOSE_NARROW_AREA_BYTES of them. In local memory they take,
-// with the slots at their two ends, the RV - 1 rows of A after a tile and a
-// word (8-byte elements: an element) of padding every 16 bytes of rows, at
-// most TRANSPOSE_NARROW_LOCAL_BYTES (N_LOCAL_WORDS).
+// with the slots at their two ends, the 16 / element bytes - 1 rows of A
+// after a tile (transpose_narrow_a) and a word (8-byte elements: an
+// element) of padding every 16 bytes of rows, at most
+// TRANSPOSE_NARROW_LOCAL_BYTES (N_LOCAL_WORDS).
 #define TRANSPOSE_NARROW_LINE_BYTES 64
 #define TRANSPOSE_NARROW_AREA_BYTES 16384
 #define TRANSPOSE_NARROW_LOCAL_BYTES 22528
