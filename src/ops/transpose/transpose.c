@@ -165,7 +165,6 @@ struct launch_plan {
     unsigned tile_cols_log2; // the element-wise and span kernels' tile; the narrow kernel's short rows
     cl_uint span_modes;      // the span kernel: bit 0 A, bit 1 B as one span
     cl_ulong copy_run;       // the CPU method's strided copy: elements per work-item
-    cl_ulong a_end;          // the word and realigned kernels: one past A's last element
     cl_uint row_shift;       // the realigned kernel: rows its tiles start above multiples of theirs
 };
 
@@ -330,7 +329,6 @@ static int plan_words(const struct transpose_call *c, struct launch_plan *p)
     size_t local = tile_rows * (TRANSPOSE_WORDS_COLS + 1) * e;
     if (!plan_small_tiles(c, p, tile_rows, TRANSPOSE_WORDS_COLS, local))
         return 0;
-    p->a_end = c->a_offset + (c->rows - 1) * c->lda + c->cols;
     p->op.kernel = KERNEL_TRANSPOSE_WORDS;
     snprintf(p->op.variant, sizeof p->op.variant, "words-%zux%d/unaligned", tile_rows,
              TRANSPOSE_WORDS_COLS);
@@ -348,7 +346,6 @@ static int plan_realigned(const struct transpose_call *c, struct launch_plan *p)
         !plan_small_tiles(c, p, transpose_realigned_rows(e), transpose_realigned_cols(e),
                           transpose_realigned_local_bytes(e)))
         return 0;
-    p->a_end = c->a_offset + (c->rows - 1) * c->lda + c->cols;
     // Where every row of B starts at the same place of a 128-byte line, the
     // tiles move up so that their runs of B start on line boundaries: runs
     // that split every row's lines between two tiles at the same place were
@@ -392,7 +389,6 @@ static int plan_narrow(const struct transpose_call *c, struct launch_plan *p)
     p->group = TRANSPOSE_ELEMENTS_GROUP;
     p->tiles = (size_t)tiles;
     p->tile_cols_log2 = tile_log2;
-    p->a_end = c->a_offset + (c->rows - 1) * c->lda + c->cols;
     p->op.kernel = mode == 0 ? KERNEL_TRANSPOSE_NARROW_A : KERNEL_TRANSPOSE_NARROW_B;
     snprintf(p->op.variant, sizeof p->op.variant, "%s%llu/unaligned%s",
              kernel_table[p->op.kernel].variant, (unsigned long long)1 << tile_log2,
@@ -459,6 +455,7 @@ static tailor_status plan_launch(const struct transpose_call *c, struct launch_p
     // Misaligned vectors of four or more elements cost that many accesses
     // each; those of two (8-byte elements) still beat single elements.
     // Narrow misaligned matrices that the span kernel does not take go to
+    // the narrow kernels where their lines are short (plan_narrow), else to
     // the realigned kernel where its tiles fill (realigned_pays).
     if (p->method != TRANSPOSE_CPU && ((!vectors && vec >= 4) || narrow) &&
         plan_elements(c, p, !vectors)) {
@@ -538,15 +535,16 @@ static tailor_status launch(const struct transpose_call *c, const struct launch_
                  plan->op.kernel == KERNEL_TRANSPOSE_NARROW_B;
     if (!narrow)
         args_u32(&args, (cl_uint)plan->tiles_x);
-    if (plan->op.kernel == KERNEL_TRANSPOSE_ELEMENTS || plan->op.kernel == KERNEL_TRANSPOSE_SPANS)
+    if (plan->op.kernel == KERNEL_TRANSPOSE_ELEMENTS || plan->op.kernel == KERNEL_TRANSPOSE_SPANS ||
+        narrow)
         args_u32(&args, plan->tile_cols_log2);
     if (plan->op.kernel == KERNEL_TRANSPOSE_SPANS)
         args_u32(&args, plan->span_modes);
-    if (narrow)
-        args_u32(&args, plan->tile_cols_log2);
+    // The word, realigned and narrow kernels: one past A's last element,
+    // counted from the buffer's start.
     if (plan->op.kernel == KERNEL_TRANSPOSE_WORDS || plan->op.kernel == KERNEL_TRANSPOSE_REALIGNED ||
         narrow)
-        args_u64(&args, plan->a_end);
+        args_u64(&args, c->a_offset + (c->rows - 1) * c->lda + c->cols);
     if (plan->op.kernel == KERNEL_TRANSPOSE_REALIGNED)
         args_u32(&args, plan->row_shift);
     args_alpha(&args, c);
