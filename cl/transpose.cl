@@ -1131,24 +1131,25 @@ transpose_spans(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a
 // GPU methods, narrow matrices whose rows are off the vectors: one side's
 // rows short (A's or B's lines of at most TRANSPOSE_NARROW_LINE_BYTES), the
 // other's long. A tile holds `1 << tile_log2` of the short rows whole and
-// the matching run of each long row. The short side's span (from the
-// tile's first short row to its last, gaps between rows included) lies in
-// local memory as it lies in global memory, with a word (8-byte elements:
-// an element) more every RV rows, so that work-items on consecutive slots
-// of a long row, RV short rows apart, meet distinct banks. Both sides move
-// in aligned 16-byte vectors (slots), so each tile reads and writes whole
-// lines of memory however the rows fall. Two kernels, each with its own
-// registers:
+// the matching run of each long row. In the first two kernels the short
+// side's span (from the tile's first short row to its last, gaps between
+// rows included) lies in local memory as it lies in global memory, with a
+// word (8-byte elements: an element) more every RV rows, so that
+// work-items on consecutive slots of a long row, RV short rows apart, meet
+// distinct banks. Both sides move in aligned 16-byte vectors (slots), so
+// each tile reads and writes whole lines of memory however the rows fall.
+// Three kernels, each with its own registers:
 //   transpose_narrow_a (A's rows short): A's span is copied in slot by
 //     slot, and each row of B gathered from it. As in the realigned kernel,
 //     the tile writes the slots of each row of B that start within its run,
 //     reading the RV - 1 rows of A past it, so that only the slots at the
 //     two ends of B's rows are partly its own.
-//   transpose_narrow_b (B's rows short): the slots covering each row of
-//     A's run are scattered into B's span, which is then written slot by
-//     slot where B's rows are packed, word by word where gaps lie between
-//     them (a slot holding gaps would be written in pieces, and the pieces
-//     of neighbouring work-items' slots reach memory as separate requests).
+//   transpose_narrow_b (B's rows short and packed, elements of 1 to 4
+//     bytes): the slots covering each row of A's run are scattered into
+//     B's span, which is then written slot by slot.
+//   transpose_narrow_gathered (B's rows short with gaps between them, of
+//     1- and 2-byte elements, or packed of 8-byte ones): A's runs are copied
+//     in row by row, and B gathered from them (see there).
 // Slots that are partly the tile's are written in the largest aligned
 // pieces wholly its own (store_masked); the neighbouring tiles write the
 // rest. Slots of A that reach past its first or last element (a_end) are
@@ -1311,8 +1312,8 @@ __kernel __attribute__((reqd_work_group_size(E_GROUP, 1, 1))) void
 transpose_narrow_b(N_PARAMETERS)
 {
     N_TILE; // placed: the index of a slot loaded whole; N_NONE if none
-    // B's span from the tile's first row to its last, gaps included,
-    // built in local memory from the runs of A's rows.
+    // B's span from the tile's first row to its last, built in local
+    // memory from the runs of A's rows.
     const uint length = (uint)min((ulong)tile_length, cols - start);
     const ulong first = b_offset + start * ldb, last = first + (length - 1) * ldb + rows;
     const ulong base = first - first % RV;
@@ -1364,67 +1365,120 @@ transpose_narrow_b(N_PARAMETERS)
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    // The span into B: whole slots where B's rows are packed, words
-    // where gaps lie between them; an element of either is the tile's
-    // where it lies in [first, last) and within its row.
+    // The span into B in slots; an element is the tile's where it lies in
+    // [first, last).
+    const uint slots = (uint)((last - base + RV - 1) / RV);
+    for (uint i = lid; i < slots; i += E_GROUP) {
+        ulong at = base + i * RV;
+        uint place = N_SPAN_AT(i * RV);
+        if (at >= first && at + RV <= last) {
+            __local const uint *from = tile + place * ELEMENT_BYTES / 4;
+            STORE16(b + at, (uint4)(from[0], from[1], from[2], from[3]));
+        } else {
+            ELEM g[RV];
+            uint valid = 0;
+#pragma unroll
+            for (uint q = 0; q < RV; ++q) {
+                g[q] = (ELEM)(0);
+                if (at + q >= first && at + q < last) {
+                    g[q] = elements[place + q];
+                    valid |= 1u << q;
+                }
+            }
+            store_masked(b + at, g, valid);
+        }
+    }
+}
+// Mode 1, gathered: B's short rows with gaps between them (elements of 1
+// or 2 bytes), or packed of 8-byte elements. The runs of A's rows lie in
+// local memory row by row, an odd number of words apart (8-byte elements:
+// an element more), and B's elements are gathered from them: packed B in
+// 16-byte slots, gapped B an element a work-item, so that every store of a
+// lockstep group carries only the tile's elements (B's slots or words would
+// be written in pieces around each gap).
+__kernel __attribute__((reqd_work_group_size(E_GROUP, 1, 1))) void
+transpose_narrow_gathered(N_PARAMETERS)
+{
+    N_TILE; // placed: where a whole slot goes in local memory (elements); N_NONE if none
+    const uint length = (uint)min((ulong)tile_length, cols - start);
+    const uint pitch = per_run * RV + R_WORD;
+    // A's row r's run starts (a_shift + r * lda_shift) % RV elements into
+    // its first slot.
+    const uint a_shift = (uint)((a_offset + start) % RV), lda_shift = (uint)(lda % RV);
+#pragma unroll
+    for (uint k = 0; k < N_LOADS; ++k) {
+        uint i = lid + k * E_GROUP, r = i / per_run, s = i - r * per_run;
+        placed[k] = N_NONE;
+        if (r >= rows)
+            continue;
+        ulong run = a_offset + r * lda + start, at = run - run % RV + s * RV;
+        if (at >= run + length)
+            continue;
+        uint to = r * pitch + s * RV;
+        if (at >= a_offset && at + RV <= a_end) {
+            v[k] = LOAD16(a + at);
+            placed[k] = to;
+        } else {
+            for (uint q = 0; q < RV; ++q)
+                if (at + q >= run && at + q < run + length)
+                    elements[to + q] = a[at + q];
+        }
+    }
+#pragma unroll
+    for (uint k = 0; k < N_LOADS; ++k)
+        if (placed[k] != N_NONE)
+            put_words(tile + placed[k] * ELEMENT_BYTES / 4, v[k]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    // B's rows from the tile's first to its last: element r of row c is
+    // element c of A's row r's run.
+#define G_AT(r, c) ((r) * pitch + ((a_shift + (r) * lda_shift) & (RV - 1)) + (c))
+    const ulong first = b_offset + start * ldb;
     if (ldb == rows) {
+        // Packed: the span in 16-byte slots, element q of the slot at `at`
+        // the tile's where it lies in [first, last).
+        const ulong last = first + length * ldb, base = first - first % RV;
         const uint slots = (uint)((last - base + RV - 1) / RV);
         for (uint i = lid; i < slots; i += E_GROUP) {
             ulong at = base + i * RV;
-            uint place = N_SPAN_AT(i * RV);
-            if (at >= first && at + RV <= last) {
-                __local const uint *from = tile + place * ELEMENT_BYTES / 4;
-                STORE16(b + at, (uint4)(from[0], from[1], from[2], from[3]));
-            } else {
-                ELEM g[RV];
-                uint valid = 0;
-#pragma unroll
-                for (uint q = 0; q < RV; ++q) {
-                    g[q] = (ELEM)(0);
-                    if (at + q >= first && at + q < last) {
-                        g[q] = elements[place + q];
-                        valid |= 1u << q;
-                    }
-                }
-                store_masked(b + at, g, valid);
-            }
-        }
-    } else {
-        const uint words = (uint)((last - base + R_WORD - 1) / R_WORD);
-        for (uint i = lid; i < words; i += E_GROUP) {
-            ulong at = base + i * R_WORD;
             uint lo = at < first ? (uint)(first - at) : 0;
-            uint r = (uint)(at + lo - first) % (uint)ldb; // column of B of element lo
-            __local const ELEM *from = elements + N_SPAN_AT(i * R_WORD);
+            uint t = (uint)(at + lo - first), c = t / (uint)rows, r = t - c * (uint)rows;
+            ELEM g[RV];
             uint valid = 0;
 #pragma unroll
-            for (uint q = 0; q < R_WORD; ++q) {
-                if (q >= lo) {
-                    if (r < rows && at + q < last)
-                        valid |= 1u << q;
-                    r = r + 1 == (uint)ldb ? 0 : r + 1;
+            for (uint q = 0; q < RV; ++q) {
+                g[q] = (ELEM)(0);
+                if (q >= lo && at + q < last) {
+                    g[q] = SCALE_ONE(elements[G_AT(r, c)]);
+                    valid |= 1u << q;
+                    if (++r == (uint)rows) {
+                        r = 0;
+                        ++c;
+                    }
                 }
             }
-            if (valid == (1u << R_WORD) - 1) {
-#if ELEMENT_BYTES <= 4
-                union {
-                    ELEM e[R_WORD];
-                    uint w;
-                } u;
-#pragma unroll
-                for (uint q = 0; q < R_WORD; ++q)
-                    u.e[q] = from[q];
-                *(__global uint *)(b + at) = u.w;
-#else
-                b[at] = from[0];
-#endif
-            } else {
-                for (uint q = 0; q < R_WORD; ++q)
-                    if (valid >> q & 1)
-                        b[at + q] = from[q];
+            if (valid == (1u << RV) - 1)
+                STORE16(b + at, r_words(g));
+            else
+                store_masked(b + at, g, valid);
+        }
+    } else {
+        // Gaps between B's rows: an element a work-item, consecutive
+        // work-items along B's rows (r, then c), stepped without division.
+        const uint count = length * (uint)rows, dc = E_GROUP / (uint)rows;
+        const uint dr = E_GROUP - dc * (uint)rows;
+        uint c = lid / (uint)rows, r = lid - c * (uint)rows;
+        for (uint i = lid; i < count; i += E_GROUP) {
+            b[first + c * ldb + r] = SCALE_ONE(elements[G_AT(r, c)]);
+            c += dc;
+            r += dr;
+            if (r >= (uint)rows) {
+                r -= (uint)rows;
+                ++c;
             }
         }
     }
+#undef G_AT
 }
 #undef N_STEP_AT
 #undef N_SPAN_AT

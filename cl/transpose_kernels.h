@@ -15,6 +15,7 @@
     X(TRANSPOSE_SPANS, transpose_spans, TRANSPOSE_SPANS_SET, "spans")                               \
     X(TRANSPOSE_NARROW_A, transpose_narrow_a, TRANSPOSE_REALIGNED_SET, "narrow-a")                  \
     X(TRANSPOSE_NARROW_B, transpose_narrow_b, TRANSPOSE_REALIGNED_SET, "narrow-b")                  \
+    X(TRANSPOSE_NARROW_GATHERED, transpose_narrow_gathered, TRANSPOSE_REALIGNED_SET, "narrow-g")    \
     X(TRANSPOSE_WORDS, transpose_by_words, TRANSPOSE_WORDS_SET, "words")                           \
     X(TRANSPOSE_COPY, transpose_copy, TRANSPOSE_PROGRAM_SET, "copy/contiguous")                     \
     X(TRANSPOSE_COPY_STRIDED, transpose_copy_strided, TRANSPOSE_PROGRAM_SET, "copy/strided")      \

@@ -40,7 +40,7 @@ struct run {
     int copies[SIZE_COUNT][COPY_COUNT]; // copy kernels the calls took (one row or column)
     int realigned[SIZE_COUNT];          // calls that took the realigned kernel
     int spans[SIZE_COUNT][2];           // calls that took the span kernel with A, B as a span
-    int narrow[SIZE_COUNT][2];          // calls that took the narrow kernel with A's, B's rows short
+    int narrow[SIZE_COUNT][3];          // narrow kernels taken: A's rows short, B's packed, gathered
     int gpu_method[SIZE_COUNT];         // a GPU method, on buffers 16-byte aligned
     int expect_realigned[SIZE_COUNT];   // ... whose TRANSPOSE_REALIGN bit is set, VEC > 1
 };
@@ -76,7 +76,7 @@ static void record_path(struct run *run, size_t size_index)
     if (strncmp(variant, "realigned-", 10) == 0)
         run->realigned[size_index] = 1;
     if (strncmp(variant, "narrow-", 7) == 0)
-        run->narrow[size_index][variant[7] == 'b'] = 1;
+        run->narrow[size_index][variant[7] == 'a' ? 0 : variant[7] == 'b' ? 1 : 2] = 1;
     // spans-RxC/A-B, each side "rows" or "span".
     const char *modes = strncmp(variant, "spans-", 6) == 0 ? strchr(variant, '/') : NULL;
     if (modes) {
@@ -189,7 +189,7 @@ static const size_t shapes[][2] = {
     {31, 33},   {33, 31},   {64, 64},   {63, 65},   {65, 63},   {128, 128}, {127, 129}, {129, 127},
     {256, 256}, {255, 257}, {257, 255}, {64, 512},  {512, 64},  {512, 512}, {511, 513}, {130, 250},
     {8, 520},   {520, 8},   {4, 1000},  {1000, 6},  {2, 608},   {1, 10000}, {10000, 1},
-    {8, 1504},  {4, 2512},  {1200, 30}, {30, 1200}, {5000, 3},  {3, 5000},  {4099, 7},
+    {8, 1504},  {4, 2512},  {1200, 30}, {30, 1200}, {5000, 3},  {3, 5000},  {4099, 7},  {5, 2001},
 };
 
 static void check_shapes(struct run *run, int small, unsigned long long *seed)
@@ -232,13 +232,16 @@ static void check_shapes(struct run *run, int small, unsigned long long *seed)
                   tailor_last_variant());
         }
     // Narrow misaligned shapes whose A or B has lines of 64 bytes or less
-    // took the narrow kernels: A's rows short, and B's (elements of up to
-    // 4 bytes).
+    // took the narrow kernels: A's rows short; B's, packed (elements of up
+    // to 4 bytes) and gathered (gaps between B's rows of 1- and 2-byte
+    // elements, packed 8-byte ones).
     for (size_t s = 0; s + 1 < SIZE_COUNT && !small; ++s)
         if (run->expect_realigned[s])
-            CHECK(run->narrow[s][0] && (run->narrow[s][1] || element_sizes[s] == 8),
-                  "%s: no %zu-byte call took the narrow kernel with A's (%d) and B's (%d) rows short",
-                  run->label, element_sizes[s], run->narrow[s][0], run->narrow[s][1]);
+            CHECK(run->narrow[s][0] && (run->narrow[s][1] || element_sizes[s] == 8) &&
+                      (run->narrow[s][2] || element_sizes[s] == 4),
+                  "%s: no %zu-byte call took the narrow kernel with A's (%d), B's (%d) rows short, "
+                  "gathered (%d)",
+                  run->label, element_sizes[s], run->narrow[s][0], run->narrow[s][1], run->narrow[s][2]);
     // Narrow packed shapes of 1-, 2- and 4-byte elements took the span
     // kernel with A and with B as a span on GPU methods.
     for (size_t s = 0; s < 3 && !small; ++s)
@@ -346,7 +349,7 @@ static void check_scaling(struct run *run, int small, unsigned long long *seed)
 {
     static const double alphas[] = {1.0, 0.0, -2.5, 0.1};
     static const size_t scaled_shapes[][2] = {{1, 1},   {1, 300}, {300, 1}, {37, 53},
-                                                   {64, 64}, {128, 96}, {300, 6}, {5, 200}};
+                                                   {64, 64}, {128, 96}, {300, 6}, {5, 201}};
     size_t shape_count = small ? 2 : sizeof scaled_shapes / sizeof scaled_shapes[0];
     for (int single = 1; single >= 0; --single) {
         if (!single && !run->device->info.has_fp64)

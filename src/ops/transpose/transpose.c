@@ -367,16 +367,19 @@ static int plan_realigned(const struct transpose_call *c, struct launch_plan *p)
 // GPU methods, narrow matrices whose rows are off the vectors, of elements
 // under 16 bytes: the narrow kernels where A's or B's lines (leading
 // dimension) are at most TRANSPOSE_NARROW_LINE_BYTES, transpose_narrow_a
-// where A's are short and no longer than B's, else transpose_narrow_b. B's
-// short rows of 8-byte elements stay with the element-wise kernel, which
-// moved them faster than transpose_narrow_b (doc/performance.md). Needs
-// buffers that start 16-byte aligned.
+// where A's are short and no longer than B's; else, B's short rows packed
+// of 1- to 4-byte elements to transpose_narrow_b, packed of 8-byte
+// elements or of 1- and 2-byte elements with gaps between them to
+// transpose_narrow_gathered, the faster for each. B's short rows of 4- and
+// 8-byte elements with gaps stay with the element-wise kernel, which moved
+// them faster than either (doc/performance.md). Needs buffers that start
+// 16-byte aligned.
 static int plan_narrow(const struct transpose_call *c, struct launch_plan *p)
 {
     const tailor_device_info *facts = &c->ctx->info;
     size_t e = c->element_bytes;
     int a_short = c->lda * e <= TRANSPOSE_NARROW_LINE_BYTES;
-    int b_short = e <= 4 && c->ldb * e <= TRANSPOSE_NARROW_LINE_BYTES;
+    int b_short = c->ldb * e <= TRANSPOSE_NARROW_LINE_BYTES && (e <= 2 || c->ldb == c->rows);
     if (e >= 16 || (!a_short && !b_short) || facts->mem_base_addr_align_bits < 128 ||
         facts->max_work_group_size < TRANSPOSE_ELEMENTS_GROUP ||
         !local_memory_fits(facts, TRANSPOSE_NARROW_LOCAL_BYTES))
@@ -389,7 +392,9 @@ static int plan_narrow(const struct transpose_call *c, struct launch_plan *p)
     p->group = TRANSPOSE_ELEMENTS_GROUP;
     p->tiles = (size_t)tiles;
     p->tile_cols_log2 = tile_log2;
-    p->op.kernel = mode == 0 ? KERNEL_TRANSPOSE_NARROW_A : KERNEL_TRANSPOSE_NARROW_B;
+    p->op.kernel = mode == 0                        ? KERNEL_TRANSPOSE_NARROW_A
+                   : c->ldb == c->rows && e <= 4 ? KERNEL_TRANSPOSE_NARROW_B
+                                                   : KERNEL_TRANSPOSE_NARROW_GATHERED;
     snprintf(p->op.variant, sizeof p->op.variant, "%s%llu/unaligned%s",
              kernel_table[p->op.kernel].variant, (unsigned long long)1 << tile_log2,
              c->scaling != SCALING_NONE ? "/scaled" : "");
@@ -532,7 +537,8 @@ static tailor_status launch(const struct transpose_call *c, const struct launch_
     args_u64(&args, c->b_offset);
     args_u64(&args, c->ldb);
     int narrow = plan->op.kernel == KERNEL_TRANSPOSE_NARROW_A ||
-                 plan->op.kernel == KERNEL_TRANSPOSE_NARROW_B;
+                 plan->op.kernel == KERNEL_TRANSPOSE_NARROW_B ||
+                 plan->op.kernel == KERNEL_TRANSPOSE_NARROW_GATHERED;
     if (!narrow)
         args_u32(&args, (cl_uint)plan->tiles_x);
     if (plan->op.kernel == KERNEL_TRANSPOSE_ELEMENTS || plan->op.kernel == KERNEL_TRANSPOSE_SPANS ||

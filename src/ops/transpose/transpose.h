@@ -78,7 +78,8 @@ static inline size_t transpose_realigned_local_bytes(size_t element_bytes)
 // about TRANSPOSE_NARROW_AREA_BYTES of them. In local memory they take,
 // with the slots at their two ends, the 16 / element bytes - 1 rows of A
 // after a tile (transpose_narrow_a) and a word (8-byte elements: an
-// element) of padding every 16 bytes of rows, at most
+// element) of padding every 16 bytes of rows (transpose_narrow_gathered: a
+// slot and a word more for each of at most 64 rows), at most
 // TRANSPOSE_NARROW_LOCAL_BYTES (N_LOCAL_WORDS).
 #define TRANSPOSE_NARROW_LINE_BYTES 64
 #define TRANSPOSE_NARROW_AREA_BYTES 16384
