@@ -128,23 +128,27 @@ static inline float load_old(const __global void *y, uint y_type, ulong y_base, 
     return beta != 0.0f ? load_real(y, (ulong)((long)y_base + (long)i * incy), y_type) : 0.0f;
 }
 
+#if GEMV_ONE_PASS
 // Called by every work-item of a group after it wrote its partial results:
 // true in the group that completes its block's set of `slices` groups last,
 // which also resets the ticket for the next launch.
 static inline bool last_of_block(__global uint *ticket, uint slices, __local uint *flag)
 {
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    // The barrier orders the group's partials before the first work-item's
+    // fence, which orders them before its ticket for every group.
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     if (get_local_id(0) == 0 && get_local_id(1) == 0) {
+        device_fence();
         uint last = atomic_inc(ticket) == slices - 1;
         if (last)
             atomic_xchg(ticket, 0);
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        device_fence();
         *flag = last;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     return *flag != 0;
 }
+#endif
 
 // The sum over slices of output i's partial results (written by other groups:
 // read through volatile so no stale cached copy is used).
@@ -665,16 +669,18 @@ DEFINE_COL_KERNEL(gemv_col, gemv_col_split, 0)
 #define VSTORE_CPU CAT(vstore, GEMV_CPU_VECTOR)
 #define SUM_CPU CAT(sum, GEMV_CPU_VECTOR)
 
+#if GEMV_ONE_PASS
 // Ticket of a one-work-item group: true in the last of the block's slices.
 static inline bool last_item_of_block(__global uint *ticket, uint slices)
 {
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    device_fence();
     uint last = atomic_inc(ticket) == slices - 1;
     if (last)
         atomic_xchg(ticket, 0);
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    device_fence();
     return last;
 }
+#endif
 
 // The W = GEMV_CPU_VECTOR dots whose W partial sums each are sums[0 .. W):
 // component r of the result is the total of sums[r]. Each level of the tree

@@ -312,4 +312,31 @@ static inline void store_real(__global void *p, ulong i, uint type, float v)
         ((__global ushort *)p)[i] = float_to_bf16(v);
 }
 
+// device_fence(): orders the work-item's global memory accesses for every
+// work-group of the launch, which the last group to finish needs around its
+// ticket (one-pass GEMV and reductions: each group writes partial results,
+// counts itself with an atomic, and the last one reads them all). OpenCL
+// 1.2's mem_fence orders accesses only as the work-item's own group sees
+// them (NVIDIA builds it as membar.cta), so a group's ticket could reach
+// memory before its partials and the last group read stale ones. NVIDIA and
+// AMD GPUs take a fence at device scope; CPUs keep mem_fence, a full fence
+// there. Elsewhere the one-pass parameters keep their default, 0
+// (DEVICE_FENCE_ONLY in src/runtime/registry.h): other GPUs run two passes.
+#if DEVICE == DEVICE_NVIDIA
+static inline void device_fence(void)
+{
+    __asm__ volatile("membar.gl;" ::: "memory");
+}
+#elif DEVICE == DEVICE_AMD && defined(__AMDGCN__)
+static inline void device_fence(void)
+{
+    __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "agent");
+}
+#elif DEVICE != DEVICE_AMD
+static inline void device_fence(void)
+{
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+}
+#endif
+
 #endif

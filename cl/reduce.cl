@@ -205,9 +205,9 @@ void reduce_groups(const __global IN_T *x, ulong x_offset, ulong n,
 #if REDUCE_ONE_PASS
     __local int is_last_group;
     if (lid == 0) {
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        device_fence();
         is_last_group = atomic_inc(scratch_buffer) == get_num_groups(0) - 1;
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        device_fence();
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (is_last_group) {

@@ -310,6 +310,33 @@ static void test_ptx_requirements(void)
     CHECK(!strstr(options, "HINT"), "AMD options hold no NVIDIA hint: %s", options);
 }
 
+// One-pass GEMV and reductions need a fence at device scope (device_fence):
+// NVIDIA and AMD code and CPU devices take them; the generic and Intel code on
+// a GPU refuses them and builds two passes.
+static void test_device_fence_parameters(void)
+{
+    tailor_device_info h100 = nvidia(9, 0), wave64 = amd(64, 9), gpu = nvidia(9, 0), cpu = {0};
+    cpu.type = CL_DEVICE_TYPE_CPU;
+    cpu.max_work_group_size = 4096;
+    struct profile profile;
+    char options[2048];
+    CHECK(profile_select(&h100, NULL, NULL, &profile) == TAILOR_SUCCESS, "%s", tailor_last_error());
+    profile_build_options(&profile, PROGRAM_GEMV_F32, NULL, options, sizeof options);
+    CHECK(strstr(options, "-DGEMV_ONE_PASS=1"), "NVIDIA's profile finishes in one pass: %s", options);
+    CHECK(profile_select(&wave64, NULL, "GEMV_ONE_PASS=1,REDUCE_ONE_PASS=1", &profile) == TAILOR_SUCCESS,
+          "AMD code takes one pass: %s", tailor_last_error());
+    CHECK(profile_select(&cpu, "generic", "GEMV_ONE_PASS=1", &profile) == TAILOR_SUCCESS,
+          "the generic code on a CPU takes one pass: %s", tailor_last_error());
+    CHECK(profile_select(&gpu, "generic", "GEMV_ONE_PASS=1", &profile) == TAILOR_ERROR_INVALID_PROFILE,
+          "the generic code on a GPU refuses GEMV_ONE_PASS");
+    CHECK(strstr(tailor_last_error(), "GEMV_ONE_PASS"), "the message names it: %s", tailor_last_error());
+    CHECK(profile_select(&gpu, "generic", "REDUCE_ONE_PASS=1", &profile) == TAILOR_ERROR_INVALID_PROFILE,
+          "the generic code on a GPU refuses REDUCE_ONE_PASS");
+    CHECK(profile_select(&gpu, "generic", NULL, &profile) == TAILOR_SUCCESS, "%s", tailor_last_error());
+    profile_build_options(&profile, PROGRAM_GEMV_F32, NULL, options, sizeof options);
+    CHECK(strstr(options, "-DGEMV_ONE_PASS=0"), "the generic code on a GPU builds two passes: %s", options);
+}
+
 // A device with 32 KiB of local memory: the AMD profile's SGEMM tiles need
 // 33,792 bytes, so SGEMM falls back to the default tiles; every other
 // operation keeps the profile's values.
@@ -491,6 +518,7 @@ int main(void)
     test_forced_profiles();
     test_tuning();
     test_ptx_requirements();
+    test_device_fence_parameters();
     test_small_local_memory();
     test_small_devices();
     test_sgemm_tuning();

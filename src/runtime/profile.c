@@ -137,9 +137,19 @@ static int is_power_of_two(long value)
     return value > 0 && (value & (value - 1)) == 0;
 }
 
-static int param_applies(const struct profile *profile, enum param_id param)
+// Whether the programs are built with the parameter.
+static int param_emitted(const struct profile *profile, enum param_id param)
 {
     return !(param_table[param].flags & NVIDIA_ONLY) || profile->kind == TAILOR_DEVICE_KIND_NVIDIA;
+}
+
+// Whether the parameter may take other values than its built-in default.
+static int param_applies(const struct profile *profile, enum param_id param)
+{
+    tailor_device_kind kind = profile->kind;
+    return param_emitted(profile, param) &&
+           (!(param_table[param].flags & DEVICE_FENCE_ONLY) || kind == TAILOR_DEVICE_KIND_NVIDIA ||
+            kind == TAILOR_DEVICE_KIND_AMD || kind == TAILOR_DEVICE_KIND_CPU || profile->cpu_device);
 }
 
 // The first PTX requirement `value` of `param` fails on this device, or NULL.
@@ -167,7 +177,8 @@ tailor_status profile_set_value(struct profile *profile, enum param_id param, lo
     REQUIRE(!(info->flags & POW2) || is_power_of_two(value), TAILOR_ERROR_INVALID_PROFILE,
             "tuning %s=%ld must be a power of two", name, value);
     REQUIRE(param_applies(profile, param), TAILOR_ERROR_INVALID_PROFILE,
-            "tuning %s applies to NVIDIA code only; profile %s runs %s code", name,
+            "tuning %s applies to %s code only; profile %s runs %s code", name,
+            param_table[param].flags & NVIDIA_ONLY ? "NVIDIA" : "NVIDIA and AMD GPU or any CPU",
             profile_name(profile), device_symbol(profile->kind));
     const struct ptx_requirement *ptx = unmet_ptx(profile, param, (int)value);
     REQUIRE(!ptx, TAILOR_ERROR_INVALID_PROFILE,
@@ -282,6 +293,7 @@ tailor_status profile_select(const tailor_device_info *facts, const char *forced
     profile->ptx_isa = kind == TAILOR_DEVICE_KIND_NVIDIA ? (int)facts->ptx_isa : 0;
     profile->lockstep = row->lockstep;
     profile->has_fp64 = facts->has_fp64;
+    profile->cpu_device = (facts->type & CL_DEVICE_TYPE_CPU) != 0;
     profile->use_subgroups = row->use_subgroups;
     apply_row(profile, OP_COUNT, 0);
     return tuning_overrides ? apply_overrides(profile, tuning_overrides) : TAILOR_SUCCESS;
@@ -323,7 +335,7 @@ const char *profile_row_name(size_t index)
 int profile_emits(const struct profile *profile, enum program_id program, enum param_id param)
 {
     const struct param_info *info = &param_table[param];
-    return info->kind == DEFINE && ((info->readers >> program) & 1) && param_applies(profile, param);
+    return info->kind == DEFINE && ((info->readers >> program) & 1) && param_emitted(profile, param);
 }
 
 int profile_build_options(const struct profile *profile, enum program_id program, const char *extra,

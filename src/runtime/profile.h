@@ -18,6 +18,7 @@ struct profile {
     int ptx_isa;             // NVIDIA: the newest PTX ISA the driver takes (x10), 0 if unknown
     int lockstep;            // lanes of the lockstep code (0: barriers only)
     int has_fp64;
+    int cpu_device; // the device is a CPU (whatever the code family)
     int use_subgroups;
     int tune[TUNE_COUNT];
     unsigned char origin[TUNE_COUNT]; // tailor_origin

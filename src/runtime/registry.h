@@ -32,6 +32,9 @@ enum param_kind {
 enum param_flags {
     POW2 = 1,        // the value must be a power of two
     NVIDIA_ONLY = 2, // read only by NVIDIA code paths: not emitted, and not settable, elsewhere
+    // needs device_fence (cl/prelude.cl) for values other than the default:
+    // those are settable only for NVIDIA and AMD code and on CPU devices
+    DEVICE_FENCE_ONLY = 4,
 };
 
 struct param_info {

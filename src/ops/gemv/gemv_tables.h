@@ -68,8 +68,8 @@
       "work-groups (CPU: work-items) per compute unit; fewer blocks get their dots split")          \
     X(GEMV_SPLIT_MIN_ELEMENTS, OP_GEMV, HOST, 0, 16384, 1, 1 << 30, 0,                              \
       "a split never leaves a group fewer elements of A")                                           \
-    X(GEMV_ONE_PASS, OP_GEMV, DEFINE, GEMV_PROGRAM_SET, 0, 0, 1, 0,                                 \
-      "1: split launches finish in their last group (atomic ticket); 0: a second kernel")           \
+    X(GEMV_ONE_PASS, OP_GEMV, DEFINE, GEMV_PROGRAM_SET, 0, 0, 1, DEVICE_FENCE_ONLY,                 \
+      "1: split launches finish in their last group (atomic ticket; NVIDIA and AMD GPUs and CPUs only); 0: a second kernel") \
     X(GEMV_CPU_VECTOR, OP_GEMV, DEFINE, GEMV_CPU_SET, 8, 4, 16, POW2,                               \
       "CPU kernels: elements per vector load, also the lines whose dots are summed together")       \
     X(GEMV_CPU_COLS, OP_GEMV, DEFINE, GEMV_CPU_SET, 64, 2, 4096, POW2,                              \

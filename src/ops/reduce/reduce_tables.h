@@ -47,8 +47,8 @@
       "bytes of each vector load (of 16-bit data: at most 32, 16 elements)")                        \
     X(REDUCE_UNROLL, OP_REDUCE, DEFINE, REDUCE_PROGRAM_SET, 4, 1, 16, 0,                            \
       "vector loads in flight per work-item")                                                       \
-    X(REDUCE_ONE_PASS, OP_REDUCE, DEFINE, REDUCE_PROGRAM_SET, 0, 0, 1, 0,                           \
-      "1: the last group combines the partial results (atomic ticket); 0: a second kernel")         \
+    X(REDUCE_ONE_PASS, OP_REDUCE, DEFINE, REDUCE_PROGRAM_SET, 0, 0, 1, DEVICE_FENCE_ONLY,           \
+      "1: the last group combines the partial results (atomic ticket; NVIDIA and AMD GPUs and CPUs only); 0: a second kernel") \
     X(REDUCE_CONTIGUOUS, OP_REDUCE, DEFINE, REDUCE_PROGRAM_SET, 0, 0, 1, 0,                         \
       "1: each work-item reads one contiguous run (CPUs); 0: grid-stride, coalesced (GPUs)")        \
     X(REDUCE_GROUPS_PER_CU, OP_REDUCE, HOST, 0, 4, 1, 64, 0,                                        \
