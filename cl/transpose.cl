@@ -1154,9 +1154,9 @@ transpose_spans(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a
 // pieces wholly its own (store_masked); the neighbouring tiles write the
 // rest. Slots of A that reach past its first or last element (a_end) are
 // read element by element. Tiles hold about 16 KiB of the short rows
-// (src/ops/transpose's TRANSPOSE_NARROW_AREA_BYTES): at most 1091 slots of
-// A (N_LOADS a work-item) and 22 KiB of local memory with the padding
-// (TRANSPOSE_NARROW_LOCAL_BYTES).
+// (src/ops/transpose's TRANSPOSE_NARROW_AREA_BYTES), lines of at most 128
+// bytes: at most 1145 slots of A (N_LOADS a work-item) and 22 KiB of local
+// memory with the padding (TRANSPOSE_NARROW_LOCAL_BYTES).
 #define N_LOCAL_WORDS (22528 / 4)
 #define N_LOADS 5
 

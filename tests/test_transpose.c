@@ -231,6 +231,22 @@ static void check_shapes(struct run *run, int small, unsigned long long *seed)
                   "%s: the narrow %zu-byte 1200x60 transpose took %s", run->label, element_sizes[s],
                   tailor_last_variant());
         }
+    // Lines of 65 to 128 bytes: B's of bytes (packed and with gaps) and A's
+    // of floats where the realigned kernel would not take the matrix took
+    // the narrow kernels, tiles of 128 short rows.
+    for (size_t s = 0; s < 3 && !small; ++s)
+        if (run->expect_realigned[s] && element_sizes[s] != 2) {
+            struct layout wide = element_sizes[s] == 1 ? (struct layout){70, 301, 0, 301, 0, 70}
+                                                       : (struct layout){301, 4, 3, 17, 1, 304};
+            const char *expected = element_sizes[s] == 1 ? "narrow-b128/" : "narrow-a128/";
+            for (int gaps = 0; gaps < 1 + (element_sizes[s] == 1); ++gaps) {
+                wide.ldb += (size_t)gaps * 5;
+                check_transpose(run, s, &wide, seed);
+                CHECK(strncmp(tailor_last_variant(), gaps ? "narrow-g128/" : expected, 12) == 0,
+                      "%s: the %zu-byte %zux%zu transpose (lda %zu, ldb %zu) took %s", run->label,
+                      element_sizes[s], wide.rows, wide.cols, wide.lda, wide.ldb, tailor_last_variant());
+            }
+        }
     // Narrow misaligned shapes whose A or B has lines of 64 bytes or less
     // took the narrow kernels: A's rows short; B's, packed (elements of up
     // to 4 bytes) and gathered (gaps between B's rows of 1- and 2-byte

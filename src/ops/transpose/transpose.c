@@ -366,19 +366,22 @@ static int plan_realigned(const struct transpose_call *c, struct launch_plan *p)
 
 // GPU methods, narrow matrices whose rows are off the vectors, of elements
 // under 16 bytes: the narrow kernels where A's or B's lines (leading
-// dimension) are at most TRANSPOSE_NARROW_LINE_BYTES, transpose_narrow_a
-// where A's are short and no longer than B's; else, B's short rows packed
-// of 1- to 4-byte elements to transpose_narrow_b, packed of 8-byte
-// elements or of 1- and 2-byte elements with gaps between them to
+// dimension) are at most TRANSPOSE_NARROW_LINE_BYTES; A's at most
+// TRANSPOSE_NARROW_REALIGNED_LINE_BYTES where the realigned kernel would
+// take the matrix (`realigned`), which moved longer lines of A faster.
+// transpose_narrow_a where A's are short and no longer than B's; else, B's
+// short rows packed of 1- to 4-byte elements to transpose_narrow_b, packed
+// of 8-byte elements or of 1- and 2-byte elements with gaps between them to
 // transpose_narrow_gathered, the faster for each. B's short rows of 4- and
 // 8-byte elements with gaps stay with the element-wise kernel, which moved
 // them faster than either (doc/performance.md). Needs buffers that start
 // 16-byte aligned.
-static int plan_narrow(const struct transpose_call *c, struct launch_plan *p)
+static int plan_narrow(const struct transpose_call *c, struct launch_plan *p, int realigned)
 {
     const tailor_device_info *facts = &c->ctx->info;
     size_t e = c->element_bytes;
-    int a_short = c->lda * e <= TRANSPOSE_NARROW_LINE_BYTES;
+    int a_short = c->lda * e <= (realigned ? TRANSPOSE_NARROW_REALIGNED_LINE_BYTES
+                                           : TRANSPOSE_NARROW_LINE_BYTES);
     int b_short = c->ldb * e <= TRANSPOSE_NARROW_LINE_BYTES && (e <= 2 || c->ldb == c->rows);
     if (e >= 16 || (!a_short && !b_short) || facts->mem_base_addr_align_bits < 128 ||
         facts->max_work_group_size < TRANSPOSE_ELEMENTS_GROUP ||
@@ -452,7 +455,7 @@ static tailor_status plan_launch(const struct transpose_call *c, struct launch_p
     int narrow = c->rows * 2 <= p->tile_rows || c->cols * 2 <= p->tile_cols;
     int realign = c->element_bytes < 16 && (t[TUNE_TRANSPOSE_REALIGN] >> c->size_log2 & 1);
     if (p->method != TRANSPOSE_CPU && !vectors && !narrow) {
-        if (realign && (plan_narrow(c, p) || plan_realigned(c, p)))
+        if (realign && (plan_narrow(c, p, 1) || plan_realigned(c, p)))
             return TAILOR_SUCCESS;
         if (c->scaling == SCALING_NONE && c->element_bytes == 1 && plan_words(c, p))
             return TAILOR_SUCCESS;
@@ -467,7 +470,7 @@ static tailor_status plan_launch(const struct transpose_call *c, struct launch_p
         if (narrow)
             plan_spans(c, p);
         if (narrow && !vectors && p->op.kernel != KERNEL_TRANSPOSE_SPANS && realign &&
-            !plan_narrow(c, p) && realigned_pays(c))
+            !plan_narrow(c, p, realigned_pays(c)) && realigned_pays(c))
             plan_realigned(c, p);
         return TAILOR_SUCCESS;
     }

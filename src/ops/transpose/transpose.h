@@ -74,14 +74,16 @@ static inline size_t transpose_realigned_local_bytes(size_t element_bytes)
 }
 
 // The narrow kernels (N_* in cl/transpose.cl): tiles of 2^tile_log2 of the
-// short rows (A's or B's lines of at most TRANSPOSE_NARROW_LINE_BYTES),
-// about TRANSPOSE_NARROW_AREA_BYTES of them. In local memory they take,
-// with the slots at their two ends, the 16 / element bytes - 1 rows of A
-// after a tile (transpose_narrow_a) and a word (8-byte elements: an
-// element) of padding every 16 bytes of rows (transpose_narrow_gathered: a
-// slot and a word more for each of at most 64 rows), at most
-// TRANSPOSE_NARROW_LOCAL_BYTES (N_LOCAL_WORDS).
-#define TRANSPOSE_NARROW_LINE_BYTES 64
+// short rows (A's or B's lines of at most TRANSPOSE_NARROW_LINE_BYTES; A's
+// of at most TRANSPOSE_NARROW_REALIGNED_LINE_BYTES where the realigned
+// kernel would take the matrix), about TRANSPOSE_NARROW_AREA_BYTES of them.
+// In local memory they take, with the slots at their two ends, the 16 /
+// element bytes - 1 rows of A after a tile (transpose_narrow_a) and a word
+// (8-byte elements: an element) of padding every 16 bytes of rows
+// (transpose_narrow_gathered: a slot and a word more for each of at most 128
+// rows), at most TRANSPOSE_NARROW_LOCAL_BYTES (N_LOCAL_WORDS).
+#define TRANSPOSE_NARROW_LINE_BYTES 128
+#define TRANSPOSE_NARROW_REALIGNED_LINE_BYTES 64
 #define TRANSPOSE_NARROW_AREA_BYTES 16384
 #define TRANSPOSE_NARROW_LOCAL_BYTES 22528
 static inline unsigned transpose_narrow_tile_log2(size_t line_bytes)
