@@ -1238,6 +1238,31 @@ static inline void store_masked(__global ELEM *to, const ELEM *g, uint valid)
     uint4 v[N_LOADS];                                                                               \
     uint placed[N_LOADS]
 
+// B's rows short: the slots covering the tile's run of each row of A
+// (`length` elements from `start`), slot s of row r for work-item slot i.
+// Whole slots within A load into v[k], `placed[k] = to = WHOLE`; the others
+// element by element, element q (at + q) by the statement PART.
+#define N_LOAD_RUNS(WHOLE, PART)                                                                    \
+    _Pragma("unroll") for (uint k = 0; k < N_LOADS; ++k)                                            \
+    {                                                                                               \
+        uint i = lid + k * E_GROUP, r = i / per_run, s = i - r * per_run;                           \
+        placed[k] = N_NONE;                                                                         \
+        if (r >= rows)                                                                              \
+            continue;                                                                               \
+        ulong run = a_offset + r * lda + start, at = run - run % RV + s * RV;                       \
+        if (at >= run + length)                                                                     \
+            continue;                                                                               \
+        uint to = (WHOLE);                                                                          \
+        if (at >= a_offset && at + RV <= a_end) {                                                   \
+            v[k] = LOAD16(a + at);                                                                  \
+            placed[k] = to;                                                                         \
+        } else {                                                                                    \
+            for (uint q = 0; q < RV; ++q)                                                           \
+                if (at + q >= run && at + q < run + length)                                         \
+                    PART;                                                                           \
+        }                                                                                           \
+    }
+
 // Mode 0: A's rows short.
 __kernel __attribute__((reqd_work_group_size(E_GROUP, 1, 1))) void
 transpose_narrow_a(N_PARAMETERS)
@@ -1318,25 +1343,8 @@ transpose_narrow_b(N_PARAMETERS)
     const ulong first = b_offset + start * ldb, last = first + (length - 1) * ldb + rows;
     const ulong base = first - first % RV;
     const uint period = RV * (uint)ldb, off0 = (uint)(first - base);
-#pragma unroll
-    for (uint k = 0; k < N_LOADS; ++k) {
-        uint i = lid + k * E_GROUP, r = i / per_run, s = i - r * per_run;
-        placed[k] = N_NONE;
-        if (r >= rows)
-            continue;
-        ulong run = a_offset + r * lda + start, at = run - run % RV + s * RV;
-        if (at >= run + length)
-            continue;
-        if (at >= a_offset && at + RV <= a_end) {
-            v[k] = LOAD16(a + at);
-            placed[k] = i;
-        } else {
-            for (uint q = 0; q < RV; ++q)
-                if (at + q >= run && at + q < run + length)
-                    elements[N_SPAN_AT(off0 + (uint)(at + q - run) * (uint)ldb + r)] =
-                        SCALE_ONE(a[at + q]);
-        }
-    }
+    N_LOAD_RUNS(i, elements[N_SPAN_AT(off0 + (uint)(at + q - run) * (uint)ldb + r)] =
+                       SCALE_ONE(a[at + q]));
     // Element q of a whole slot of A's row r, from the tile's first element
     // lo of it on: column r of B's rows c + q - lo (c that of element lo),
     // at span place d + (q - lo) * ldb.
@@ -1405,25 +1413,7 @@ transpose_narrow_gathered(N_PARAMETERS)
     // A's row r's run starts (a_shift + r * lda_shift) % RV elements into
     // its first slot.
     const uint a_shift = (uint)((a_offset + start) % RV), lda_shift = (uint)(lda % RV);
-#pragma unroll
-    for (uint k = 0; k < N_LOADS; ++k) {
-        uint i = lid + k * E_GROUP, r = i / per_run, s = i - r * per_run;
-        placed[k] = N_NONE;
-        if (r >= rows)
-            continue;
-        ulong run = a_offset + r * lda + start, at = run - run % RV + s * RV;
-        if (at >= run + length)
-            continue;
-        uint to = r * pitch + s * RV;
-        if (at >= a_offset && at + RV <= a_end) {
-            v[k] = LOAD16(a + at);
-            placed[k] = to;
-        } else {
-            for (uint q = 0; q < RV; ++q)
-                if (at + q >= run && at + q < run + length)
-                    elements[to + q] = a[at + q];
-        }
-    }
+    N_LOAD_RUNS(r * pitch + s * RV, elements[to + q] = a[at + q]);
 #pragma unroll
     for (uint k = 0; k < N_LOADS; ++k)
         if (placed[k] != N_NONE)
@@ -1485,6 +1475,7 @@ transpose_narrow_gathered(N_PARAMETERS)
 #undef N_NONE
 #undef N_PARAMETERS
 #undef N_TILE
+#undef N_LOAD_RUNS
 #undef N_LOCAL_WORDS
 #undef N_LOADS
 #endif
