@@ -469,9 +469,11 @@ static tailor_status plan_launch(const struct transpose_call *c, struct launch_p
         plan_elements(c, p, !vectors)) {
         if (narrow)
             plan_spans(c, p);
-        if (narrow && !vectors && p->op.kernel != KERNEL_TRANSPOSE_SPANS && realign &&
-            !plan_narrow(c, p, realigned_pays(c)) && realigned_pays(c))
-            plan_realigned(c, p);
+        if (narrow && !vectors && p->op.kernel != KERNEL_TRANSPOSE_SPANS && realign) {
+            int pays = realigned_pays(c);
+            if (!plan_narrow(c, p, pays) && pays)
+                plan_realigned(c, p);
+        }
         return TAILOR_SUCCESS;
     }
     p->op.kernel = !vectors      ? KERNEL_TRANSPOSE_UNALIGNED
