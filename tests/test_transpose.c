@@ -68,6 +68,17 @@ static void reference(const unsigned char *a, unsigned char *b, const struct lay
             memcpy(b + (l->b_offset + j * l->ldb + i) * e, a + (l->a_offset + i * l->lda + j) * e, e);
 }
 
+// The narrow kernels' tile along a side of `length` short rows of `e`-byte
+// elements: `full` rows, halved while the tiles are fewer than the compute
+// units, down to 16 bytes of rows.
+static size_t narrow_tile(const struct run *run, size_t full, size_t length, size_t e)
+{
+    size_t tile = full;
+    while ((length - 1) / tile + 1 < run->device->info.compute_units && tile * e > 16)
+        tile /= 2;
+    return tile;
+}
+
 static void record_path(struct run *run, size_t size_index)
 {
     const char *variant = tailor_last_variant();
@@ -233,20 +244,37 @@ static void check_shapes(struct run *run, int small, unsigned long long *seed)
         }
     // Lines of 65 to 128 bytes: B's of bytes (packed and with gaps) and A's
     // of floats where the realigned kernel would not take the matrix took
-    // the narrow kernels, tiles of 128 short rows.
+    // the narrow kernels, tiles of 128 short rows (fewer where that leaves
+    // compute units without a tile).
     for (size_t s = 0; s < 3 && !small; ++s)
         if (run->expect_realigned[s] && element_sizes[s] != 2) {
-            struct layout wide = element_sizes[s] == 1 ? (struct layout){70, 301, 0, 301, 0, 70}
-                                                       : (struct layout){301, 4, 3, 17, 1, 304};
-            const char *expected = element_sizes[s] == 1 ? "narrow-b128/" : "narrow-a128/";
-            for (int gaps = 0; gaps < 1 + (element_sizes[s] == 1); ++gaps) {
+            size_t e = element_sizes[s];
+            struct layout wide = e == 1 ? (struct layout){70, 301, 0, 301, 0, 70}
+                                        : (struct layout){301, 4, 3, 17, 1, 304};
+            size_t tile = narrow_tile(run, 128, e == 1 ? wide.cols : wide.rows, e);
+            for (int gaps = 0; gaps < 1 + (e == 1); ++gaps) {
                 wide.ldb += (size_t)gaps * 5;
                 check_transpose(run, s, &wide, seed);
-                CHECK(strncmp(tailor_last_variant(), gaps ? "narrow-g128/" : expected, 12) == 0,
-                      "%s: the %zu-byte %zux%zu transpose (lda %zu, ldb %zu) took %s", run->label,
-                      element_sizes[s], wide.rows, wide.cols, wide.lda, wide.ldb, tailor_last_variant());
+                char expected[32];
+                snprintf(expected, sizeof expected, "narrow-%c%zu/", gaps ? 'g' : e == 1 ? 'b' : 'a', tile);
+                CHECK(strncmp(tailor_last_variant(), expected, strlen(expected)) == 0,
+                      "%s: the %zu-byte %zux%zu transpose (lda %zu, ldb %zu) took %s, not %s", run->label,
+                      e, wide.rows, wide.cols, wide.lda, wide.ldb, tailor_last_variant(), expected);
             }
         }
+    // A narrow matrix of one tile (1-byte 100 x 100, lines of 100 bytes: a
+    // tile of 128 on either side) took tiles short enough to reach the
+    // compute units, or of 16 rows.
+    if (run->expect_realigned[0] && !small && run->device->info.compute_units > 1) {
+        struct layout one_tile = {100, 100, 0, 100, 0, 100};
+        check_transpose(run, 0, &one_tile, seed);
+        const char *variant = tailor_last_variant();
+        char expected[32];
+        snprintf(expected, sizeof expected, "%zu/", narrow_tile(run, 128, 100, 1));
+        CHECK(strncmp(variant, "narrow-", 7) == 0 && strncmp(variant + 8, expected, strlen(expected)) == 0,
+              "%s: the 1-byte 100x100 transpose took %s, not tiles of %s", run->label, variant,
+              expected);
+    }
     // Narrow misaligned shapes whose A or B has lines of 64 bytes or less
     // took the narrow kernels: A's rows short; B's, packed (elements of up
     // to 4 bytes) and gathered (gaps between B's rows of 1- and 2-byte

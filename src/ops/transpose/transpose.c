@@ -375,7 +375,9 @@ static int plan_realigned(const struct transpose_call *c, struct launch_plan *p)
 // transpose_narrow_gathered, the faster for each. B's short rows of 4- and
 // 8-byte elements with gaps stay with the element-wise kernel, which moved
 // them faster than either (doc/performance.md). Needs buffers that start
-// 16-byte aligned.
+// 16-byte aligned. A matrix of fewer tiles than compute units takes shorter
+// ones, down to a 16-byte slot's elements (the shortest run the kernels'
+// slots cover): a tile's rounds of loads and stores are then the time.
 static int plan_narrow(const struct transpose_call *c, struct launch_plan *p, int realigned)
 {
     const tailor_device_info *facts = &c->ctx->info;
@@ -390,6 +392,8 @@ static int plan_narrow(const struct transpose_call *c, struct launch_plan *p, in
     int mode = a_short && (!b_short || c->lda <= c->ldb) ? 0 : 1;
     unsigned tile_log2 = transpose_narrow_tile_log2((size_t)(mode == 0 ? c->lda : c->ldb) * e);
     cl_ulong length = mode == 0 ? c->rows : c->cols, tiles = ((length - 1) >> tile_log2) + 1;
+    while (tiles < facts->compute_units && ((size_t)1 << tile_log2) * e > 16)
+        tiles = ((length - 1) >> --tile_log2) + 1;
     if (tiles > UINT32_MAX)
         return 0;
     p->group = TRANSPOSE_ELEMENTS_GROUP;
