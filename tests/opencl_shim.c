@@ -2,6 +2,8 @@
 // changes what clGetDeviceInfo reports:
 //   TAILOR_TEST_DRIVER_VERSION=TEXT   CL_DRIVER_VERSION reads TEXT (a driver upgrade)
 //   TAILOR_TEST_HIDE_EXTENSION=NAME   CL_DEVICE_EXTENSIONS lacks NAME (e.g. cl_khr_fp64)
+//   TAILOR_TEST_COMPUTE_UNITS=N       CL_DEVICE_MAX_COMPUTE_UNITS reads N (a GPU's count
+//                                     on a CPU device, for the plans that depend on it)
 // and, keyed by a text the build options of a program contain (so that one
 // tuning value misbehaves the way a faulty driver or compiler would):
 //   TAILOR_TEST_FAIL_BUILD=TEXT       clBuildProgram fails (CL_BUILD_PROGRAM_FAILURE)
@@ -64,6 +66,17 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
         return answer(driver, size, value, size_ret);
     if (param == CL_DEVICE_EXTENSIONS && hidden)
         return extensions_without(real, device, hidden, size, value, size_ret);
+    const char *units = getenv("TAILOR_TEST_COMPUTE_UNITS");
+    if (param == CL_DEVICE_MAX_COMPUTE_UNITS && units) {
+        cl_uint count = (cl_uint)strtoul(units, NULL, 10);
+        if (size_ret)
+            *size_ret = sizeof count;
+        if (value && size < sizeof count)
+            return CL_INVALID_VALUE;
+        if (value)
+            memcpy(value, &count, sizeof count);
+        return CL_SUCCESS;
+    }
     return real(device, param, size, value, size_ret);
 }
 
