@@ -173,17 +173,21 @@ static tailor_status check(const struct profile *profile, const tailor_device_in
 
 // Cuts the dots of `blocks` blocks (each `block_elements` elements of A) into
 // slices starting at multiples of `align`, when the blocks alone are fewer
-// than the groups that keep the device busy: the number of slices nearest
-// that many groups (blocks of more than two thirds of them stay whole: a
-// split's partial sums and tickets cost more than the groups it adds), none
-// with fewer than GEMV_SPLIT_MIN_ELEMENTS elements, partials within scratch.
+// than the groups that keep the device busy: for GPU kernels the number of
+// slices nearest that many groups (blocks of more than two thirds of them
+// stay whole: a split's partial sums and tickets cost more than the groups
+// it adds); for CPU kernels, whose work-items each hold a core, at least
+// that many (three blocks on two cores leave one core idle a third of the
+// time); none with fewer than GEMV_SPLIT_MIN_ELEMENTS elements, partials
+// within scratch.
 static void plan_slices(const struct gemv_call *c, struct gemv_plan *p, cl_ulong blocks,
                         cl_ulong block_elements, cl_ulong align)
 {
     const struct scratch_layout *l = &c->scratch;
     cl_ulong target = target_groups(&c->ctx->profile, &c->ctx->info), slices = 1;
     if (blocks < target && blocks <= l->tickets) {
-        slices = (target + blocks / 2) / blocks;
+        slices = tune(c->ctx, TUNE_GEMV_CPU_KERNELS) ? ceil_div(target, blocks)
+                                                      : (target + blocks / 2) / blocks;
         slices = min_u64(slices, block_elements / (cl_ulong)tune(c->ctx, TUNE_GEMV_SPLIT_MIN_ELEMENTS));
         slices = min_u64(slices, l->partials / c->outputs);
     }

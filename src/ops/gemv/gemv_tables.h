@@ -65,8 +65,8 @@
     X(GEMV_COL_UNROLL, OP_GEMV, DEFINE, GEMV_GPU_SET, 4, 1, 16, 0,                                  \
       "lines in flight per work-item in the column kernels (16-bit inputs: half as many)")          \
     X(GEMV_GROUPS_PER_CU, OP_GEMV, HOST, 0, 4, 1, 256, 0,                                           \
-      "work-groups (CPU: work-items) per compute unit; under 2/3 as many blocks get their dots "    \
-      "split")                                                                                      \
+      "work-groups (CPU: work-items) per compute unit; under 2/3 as many blocks (CPU: fewer) get "  \
+      "their dots split")                                                                           \
     X(GEMV_SPLIT_MIN_ELEMENTS, OP_GEMV, HOST, 0, 16384, 1, 1 << 30, 0,                              \
       "a split never leaves a group fewer elements of A")                                           \
     X(GEMV_ONE_PASS, OP_GEMV, DEFINE, GEMV_PROGRAM_SET, 0, 0, 1, DEVICE_FENCE_ONLY,                 \
