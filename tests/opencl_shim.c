@@ -19,17 +19,22 @@
 
 typedef cl_int (*get_device_info_fn)(cl_device_id, cl_device_info, size_t, void *, size_t *);
 
-static cl_int answer(const char *text, size_t size, void *value, size_t *size_ret)
+// clGetDeviceInfo's answer of `needed` bytes at `data`.
+static cl_int answer_bytes(const void *data, size_t needed, size_t size, void *value, size_t *size_ret)
 {
-    size_t needed = strlen(text) + 1;
     if (size_ret)
         *size_ret = needed;
     if (value) {
         if (size < needed)
             return CL_INVALID_VALUE;
-        memcpy(value, text, needed);
+        memcpy(value, data, needed);
     }
     return CL_SUCCESS;
+}
+
+static cl_int answer(const char *text, size_t size, void *value, size_t *size_ret)
+{
+    return answer_bytes(text, strlen(text) + 1, size, value, size_ret);
 }
 
 static cl_int extensions_without(get_device_info_fn real, cl_device_id device, const char *hidden,
@@ -69,13 +74,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
     const char *units = getenv("TAILOR_TEST_COMPUTE_UNITS");
     if (param == CL_DEVICE_MAX_COMPUTE_UNITS && units) {
         cl_uint count = (cl_uint)strtoul(units, NULL, 10);
-        if (size_ret)
-            *size_ret = sizeof count;
-        if (value && size < sizeof count)
-            return CL_INVALID_VALUE;
-        if (value)
-            memcpy(value, &count, sizeof count);
-        return CL_SUCCESS;
+        return answer_bytes(&count, sizeof count, size, value, size_ret);
     }
     return real(device, param, size, value, size_ret);
 }
