@@ -67,11 +67,11 @@
 #define CALL_PARAMETERS                                                                        \
     const __global IN_T *a, ulong a_offset, ulong lda, const __global IN_T *x, ulong x_base,   \
         long incx, __global void *y, uint y_type, ulong y_base, long incy, ulong outputs,      \
-        ulong k, ulong per_item, ulong slice, float alpha, float beta, __global uint *scratch,  \
-        ulong tickets_at, ulong partials_at
+        ulong k, ulong head, ulong per_item, ulong slice, float alpha, float beta,              \
+        __global uint *scratch, ulong tickets_at, ulong partials_at
 #define CALL_ARGUMENTS                                                                         \
-    a, a_offset, lda, x, x_base, incx, y, y_type, y_base, incy, outputs, k, per_item, slice,  \
-        alpha, beta, scratch, tickets_at, partials_at
+    a, a_offset, lda, x, x_base, incx, y, y_type, y_base, incy, outputs, k, head, per_item,   \
+        slice, alpha, beta, scratch, tickets_at, partials_at
 
 // Declares the call's scalars from `packed` (through a private array: see sumN).
 #define UNPACK_CALL                                                                            \
@@ -81,6 +81,7 @@
     const ulong x_base = call_lanes[GEMV_CALL_X_BASE], y_base = call_lanes[GEMV_CALL_Y_BASE];  \
     const long incx = (long)call_lanes[GEMV_CALL_INCX], incy = (long)call_lanes[GEMV_CALL_INCY]; \
     const ulong outputs = call_lanes[GEMV_CALL_OUTPUTS], k = call_lanes[GEMV_CALL_K];          \
+    const ulong head = call_lanes[GEMV_CALL_HEAD];                                             \
     const ulong per_item = call_lanes[GEMV_CALL_PER_ITEM], slice = call_lanes[GEMV_CALL_SLICE]; \
     const float alpha = as_float((uint)call_lanes[GEMV_CALL_ALPHA_BETA]);                      \
     const float beta = as_float((uint)(call_lanes[GEMV_CALL_ALPHA_BETA] >> 32));               \
@@ -184,14 +185,15 @@ __kernel void gemv_scale(__global void *y, uint y_type, ulong y_base, long incy,
     }
 }
 
-// x copied element for element into `gathered`, unit-stride, for the row
-// kernels of a call whose lines would each gather it otherwise.
+// x copied element for element into `gathered` from element gathered_base
+// on, unit-stride, for the row kernels of a call whose lines would each
+// gather it otherwise.
 __kernel void gemv_gather_x(const __global IN_T *x, ulong x_base, long incx, ulong k,
-                            __global IN_T *gathered)
+                            __global IN_T *gathered, ulong gathered_base)
 {
     ulong j = get_global_id(0);
     if (j < k)
-        gathered[j] = x[(long)x_base + (long)j * incx];
+        gathered[gathered_base + j] = x[(long)x_base + (long)j * incx];
 }
 
 #if GEMV_KERNELS == GEMV_KERNELS_GPU
@@ -294,12 +296,52 @@ TEMPLATE floatV x_lanes(const __global IN_T *x, ulong x_base, long incx, ulong j
     return CAT(vload, VEC)(0, lane);
 }
 
-// The same with VEC-wide loads of A: lines are VEC-aligned and begin is a
-// multiple of VEC; the last few elements of an odd-length dot are loaded one
-// at a time.
+// The vector kernels' lines start on a vector. In the shifted ones (lines
+// that share an alignment off the vector) each line's first `head` elements
+// (GEMV_CALL_HEAD; A's offset, x's base and k count from the first vector)
+// lie before it. Their slices' edges, the elements of each line outside its
+// whole vectors, are the head in the first slice and the elements past the
+// last whole vector in the last: at most VEC - 1 each. They are loaded
+// element by element, a lane's share requested together with its last
+// vectors and added after them. (Kernels of their own: held through the
+// aligned kernels' loops, the edges' registers cost those a group per
+// compute unit on NVIDIA GPUs.)
+#define MAX_EDGES (2 * (VEC - 1))
+
+// A lane's edge elements of x and of the `batch` lines (0 past the edges).
+// Edge e is element (e < heads ? 0 : whole_end) + e - heads of its line,
+// counted from the line's first vector. Derived here from the call's
+// scalars, so that nothing of it is held through the vector loop.
+TEMPLATE void load_edges(const __global IN_T *a, const ulong *at, uint batch,
+                         const __global IN_T *x, ulong x_base, long incx, ulong head, ulong end,
+                         uint lane, uint lanes, float *edge_x, float *edge_a)
+{
+    const uint heads = get_group_id(1) == 0 ? (uint)head : 0;
+    const ulong whole_end = end / VEC * VEC;
+    const uint edges = heads + (uint)(end - whole_end);
+    for (uint i = 0; i < (MAX_EDGES + lanes - 1) / lanes; ++i) {
+        uint e = lane + i * lanes;
+        ulong from = e < heads ? 0 : whole_end;
+        edge_x[i] = e < edges ? x_at(x, x_base, incx, from + e - heads) : 0.0f;
+        for (uint b = 0; b < batch; ++b)
+            edge_a[b * MAX_EDGES + i] = e < edges ? LOAD_IN(a, at[b] - heads + from + e) : 0.0f;
+    }
+}
+
+TEMPLATE void add_edges(uint batch, uint lanes, const float *edge_x, const float *edge_a, float *acc)
+{
+    for (uint i = 0; i < (MAX_EDGES + lanes - 1) / lanes; ++i)
+        for (uint b = 0; b < batch; ++b)
+            acc[b] += edge_a[b * MAX_EDGES + i] * edge_x[i];
+}
+
+// The same with VEC-wide loads of A: the slice [begin, end) of lines that
+// start on a vector, begin a multiple of VEC; the last few elements of an
+// odd-length dot loaded one at a time, or (`shifted`) the edges (above).
 TEMPLATE void dots_vector_x(const __global IN_T *a, const ulong *at, uint batch,
                             const __global IN_T *x, ulong x_base, long incx, ulong begin,
-                            ulong end, uint lane, uint lanes, float *acc, int contiguous)
+                            ulong end, ulong head, uint lane, uint lanes, float *acc,
+                            int contiguous, int shifted)
 {
     floatV sums[GEMV_ROW_BATCH];
     for (uint b = 0; b < batch; ++b)
@@ -313,6 +355,9 @@ TEMPLATE void dots_vector_x(const __global IN_T *a, const ulong *at, uint batch,
             for (uint u = 0; u < GEMV_UNROLL; ++u)
                 sums[b] += LOADA_IN(VEC, a + at[b], v + u * lanes) * xs[u];
     }
+    float edge_x[MAX_EDGES], edge_a[GEMV_ROW_BATCH * MAX_EDGES];
+    if (shifted)
+        load_edges(a, at, batch, x, x_base, incx, head, end, lane, lanes, edge_x, edge_a);
     // Fewer than GEMV_UNROLL vectors are left to the lane: loaded together
     // as well, from indices clamped to the last vector, the surplus products
     // discarded by select (not multiplied by 0, which would turn an infinity
@@ -330,6 +375,10 @@ TEMPLATE void dots_vector_x(const __global IN_T *a, const ulong *at, uint batch,
     }
     for (uint b = 0; b < batch; ++b)
         acc[b] = SUMV(sums[b]);
+    if (shifted) {
+        add_edges(batch, lanes, edge_x, edge_a, acc);
+        return;
+    }
     for (ulong j = vectors * VEC + lane; j < end; j += lanes) {
         float xj = x_at(x, x_base, incx, j);
         for (uint b = 0; b < batch; ++b)
@@ -339,12 +388,12 @@ TEMPLATE void dots_vector_x(const __global IN_T *a, const ulong *at, uint batch,
 
 TEMPLATE void dots_vector(const __global IN_T *a, const ulong *at, uint batch,
                           const __global IN_T *x, ulong x_base, long incx, ulong begin, ulong end,
-                          uint lane, uint lanes, float *acc)
+                          ulong head, uint lane, uint lanes, float *acc, int shifted)
 {
     if (incx == 1 && x_base % VEC == 0)
-        dots_vector_x(a, at, batch, x, x_base, 1, begin, end, lane, lanes, acc, 1);
+        dots_vector_x(a, at, batch, x, x_base, 1, begin, end, head, lane, lanes, acc, 1, shifted);
     else
-        dots_vector_x(a, at, batch, x, x_base, incx, begin, end, lane, lanes, acc, 0);
+        dots_vector_x(a, at, batch, x, x_base, incx, begin, end, head, lane, lanes, acc, 0, shifted);
 }
 
 // A lane's vectors of a chunk, and a work-item's elements of x, in the
@@ -358,21 +407,21 @@ TEMPLATE void dots_vector(const __global IN_T *a, const ulong *at, uint batch,
 // every line. All work-items of the group run the same chunks (begin and end
 // are the group's), so the barriers are uniform. begin is a multiple of VEC,
 // and so is every chunk: the elements past the dot's last whole vector lie
-// in its last chunk.
+// in its last chunk, or (`shifted`) are edges (above), loaded from x itself.
 TEMPLATE void dots_vector_staged(const __global IN_T *a, const ulong *at, uint batch,
                                  const __global IN_T *x, ulong x_base, long incx, ulong begin,
-                                 ulong end, uint lane, uint lanes, float *acc,
-                                 __local floatV *x_local)
+                                 ulong end, ulong head, uint lane, uint lanes, float *acc,
+                                 __local floatV *x_local, int shifted)
 {
     floatV sums[GEMV_ROW_BATCH];
     for (uint b = 0; b < batch; ++b) {
         sums[b] = (floatV)(0.0f);
         acc[b] = 0.0f;
     }
-    const ulong vectors = end / VEC;
+    const ulong staged_end = shifted ? end / VEC * VEC : end, vectors = end / VEC;
     __local float *x_elements = (__local float *)x_local;
-    for (ulong chunk = begin; chunk < end; chunk += X_CHUNK) {
-        const uint length = (uint)min((ulong)X_CHUNK, end - chunk);
+    for (ulong chunk = begin; chunk < staged_end; chunk += X_CHUNK) {
+        const uint length = (uint)min((ulong)X_CHUNK, staged_end - chunk);
         const ulong first = chunk / VEC, last = min(vectors, (chunk + length) / VEC);
         // The chunk's vectors of A and elements of x are all requested
         // before the barriers, so that their latencies overlap.
@@ -410,11 +459,17 @@ TEMPLATE void dots_vector_staged(const __global IN_T *a, const ulong *at, uint b
     }
     for (uint b = 0; b < batch; ++b)
         acc[b] += SUMV(sums[b]);
+    if (shifted) {
+        float edge_x[MAX_EDGES], edge_a[GEMV_ROW_BATCH * MAX_EDGES];
+        load_edges(a, at, batch, x, x_base, incx, head, end, lane, lanes, edge_x, edge_a);
+        add_edges(batch, lanes, edge_x, edge_a, acc);
+    }
 }
 
 // Row kernels: segment s of `lanes` work-items computes lines first + s +
 // b * segments (b < batch) of the group's block. Lines past the end load the
 // last line and discard it, so every work-item reaches the reductions.
+// `vector`: 0 scalar loads, 1 vector loads, 2 vector loads, shifted.
 TEMPLATE void gemv_rows(CALL_PARAMETERS, __local float *reduce_scratch, __local uint *last_flag,
                       __local floatV *x_local, uint lanes, uint batch, int vector, int staged,
                       int split)
@@ -433,9 +488,10 @@ TEMPLATE void gemv_rows(CALL_PARAMETERS, __local float *reduce_scratch, __local 
         old[b] = !split && lane == 0 && row < outputs ? load_old(y, y_type, y_base, incy, row, beta) : 0.0f;
     }
     if (staged)
-        dots_vector_staged(a, at, batch, x, x_base, incx, begin, end, lane, lanes, acc, x_local);
+        dots_vector_staged(a, at, batch, x, x_base, incx, begin, end, head, lane, lanes, acc, x_local,
+                           vector == 2);
     else if (vector)
-        dots_vector(a, at, batch, x, x_base, incx, begin, end, lane, lanes, acc);
+        dots_vector(a, at, batch, x, x_base, incx, begin, end, head, lane, lanes, acc, vector == 2);
     else
         dots_scalar(a, at, batch, x, x_base, incx, begin, end, lane, lanes, acc);
     // Consecutive segment reductions may share reduce_scratch (prelude).
@@ -493,7 +549,7 @@ TEMPLATE void gemv_rows(CALL_PARAMETERS, __local float *reduce_scratch, __local 
 // memory (dots_vector_staged): for an x that is strided or off the vector.
 // Their group's lines share each chunk; a group-per-row kernel would gather
 // as much x as before and wait at two barriers per chunk.
-#define DEFINE_STAGED_ROW_KERNEL_(NAME, LANES, BATCH, SPLIT, PARAMETERS, SCRATCH)                \
+#define DEFINE_STAGED_ROW_KERNEL_(NAME, LANES, BATCH, VECTOR, SPLIT, PARAMETERS, SCRATCH)        \
     __kernel __attribute__((reqd_work_group_size(GEMV_ROW_WG, 1, 1))) void NAME(PARAMETERS)     \
     {                                                                                          \
         __local float reduce_scratch[GEMV_ROW_WG];                                             \
@@ -502,11 +558,13 @@ TEMPLATE void gemv_rows(CALL_PARAMETERS, __local float *reduce_scratch, __local 
         UNPACK_CALL;                                                                           \
         SCRATCH;                                                                               \
         (void)per_item;                                                                        \
-        gemv_rows(CALL_ARGUMENTS, reduce_scratch, &last_flag, x_local, LANES, BATCH, 1, 1, SPLIT); \
+        gemv_rows(CALL_ARGUMENTS, reduce_scratch, &last_flag, x_local, LANES, BATCH, VECTOR, 1,   \
+                  SPLIT);                                                                      \
     }
-#define DEFINE_STAGED_ROW_KERNEL(NAME, SPLIT_NAME, LANES, BATCH)                               \
-    DEFINE_STAGED_ROW_KERNEL_(NAME, LANES, BATCH, 0, KERNEL_PARAMETERS, WHOLE_SCRATCH)         \
-    DEFINE_STAGED_ROW_KERNEL_(SPLIT_NAME, LANES, BATCH, 1, SPLIT_KERNEL_PARAMETERS, SPLIT_SCRATCH)
+#define DEFINE_STAGED_ROW_KERNEL(NAME, SPLIT_NAME, LANES, BATCH, VECTOR)                        \
+    DEFINE_STAGED_ROW_KERNEL_(NAME, LANES, BATCH, VECTOR, 0, KERNEL_PARAMETERS, WHOLE_SCRATCH) \
+    DEFINE_STAGED_ROW_KERNEL_(SPLIT_NAME, LANES, BATCH, VECTOR, 1, SPLIT_KERNEL_PARAMETERS,    \
+                              SPLIT_SCRATCH)
 
 // Several lines per lockstep group, for short dots (the host picks the
 // narrowest segment that covers k), with scalar or vector loads.
@@ -522,13 +580,18 @@ DEFINE_ROW_KERNEL(gemv_row_lanes16, gemv_row_lanes16_split, 16, GEMV_ROW_BATCH, 
 DEFINE_ROW_KERNEL(gemv_row_lanes16_vec, gemv_row_lanes16_vec_split, 16, GEMV_ROW_BATCH, 1)
 DEFINE_ROW_KERNEL(gemv_row_lanes32, gemv_row_lanes32_split, 32, GEMV_ROW_BATCH, 0)
 DEFINE_ROW_KERNEL(gemv_row_lanes32_vec, gemv_row_lanes32_vec_split, 32, GEMV_ROW_BATCH, 1)
-// One lockstep group (ROW_LANES work-items) per line.
+// One lockstep group (ROW_LANES work-items) per line; scalar, vector or
+// shifted vector loads.
 DEFINE_ROW_KERNEL(gemv_row_wide, gemv_row_wide_split, ROW_LANES, GEMV_ROW_BATCH, 0)
 DEFINE_ROW_KERNEL(gemv_row_wide_vec, gemv_row_wide_vec_split, ROW_LANES, GEMV_ROW_BATCH, 1)
+DEFINE_ROW_KERNEL(gemv_row_wide_shifted, gemv_row_wide_shifted_split, ROW_LANES, GEMV_ROW_BATCH, 2)
 // A whole work-group per line, for long dots.
 DEFINE_ROW_KERNEL(gemv_row_group, gemv_row_group_split, GEMV_ROW_WG, 1, 0)
 DEFINE_ROW_KERNEL(gemv_row_group_vec, gemv_row_group_vec_split, GEMV_ROW_WG, 1, 1)
-DEFINE_STAGED_ROW_KERNEL(gemv_row_wide_staged, gemv_row_wide_staged_split, ROW_LANES, GEMV_ROW_BATCH)
+DEFINE_ROW_KERNEL(gemv_row_group_shifted, gemv_row_group_shifted_split, GEMV_ROW_WG, 1, 2)
+DEFINE_STAGED_ROW_KERNEL(gemv_row_wide_staged, gemv_row_wide_staged_split, ROW_LANES, GEMV_ROW_BATCH, 1)
+DEFINE_STAGED_ROW_KERNEL(gemv_row_wide_staged_shifted, gemv_row_wide_staged_shifted_split, ROW_LANES,
+                         GEMV_ROW_BATCH, 2)
 
 // Column kernels: a group of TX x TY work-items takes TX * COL_VEC
 // consecutive outputs; work-item (tx, ty) holds COL_VEC of them and

@@ -37,12 +37,18 @@
     X(GEMV_ROW_WIDE_SPLIT, gemv_row_wide_split, GEMV_GPU_SET, "row/warp-per-row")                   \
     X(GEMV_ROW_WIDE_VEC, gemv_row_wide_vec, GEMV_GPU_SET, "row/warp-per-row")                       \
     X(GEMV_ROW_WIDE_VEC_SPLIT, gemv_row_wide_vec_split, GEMV_GPU_SET, "row/warp-per-row")           \
+    X(GEMV_ROW_WIDE_SHIFTED, gemv_row_wide_shifted, GEMV_GPU_SET, "row/warp-per-row")               \
+    X(GEMV_ROW_WIDE_SHIFTED_SPLIT, gemv_row_wide_shifted_split, GEMV_GPU_SET, "row/warp-per-row")   \
     X(GEMV_ROW_GROUP, gemv_row_group, GEMV_GPU_SET, "row/group-per-row")                            \
     X(GEMV_ROW_GROUP_SPLIT, gemv_row_group_split, GEMV_GPU_SET, "row/group-per-row")                \
     X(GEMV_ROW_GROUP_VEC, gemv_row_group_vec, GEMV_GPU_SET, "row/group-per-row")                    \
     X(GEMV_ROW_GROUP_VEC_SPLIT, gemv_row_group_vec_split, GEMV_GPU_SET, "row/group-per-row")        \
+    X(GEMV_ROW_GROUP_SHIFTED, gemv_row_group_shifted, GEMV_GPU_SET, "row/group-per-row")            \
+    X(GEMV_ROW_GROUP_SHIFTED_SPLIT, gemv_row_group_shifted_split, GEMV_GPU_SET, "row/group-per-row") \
     X(GEMV_ROW_WIDE_STAGED, gemv_row_wide_staged, GEMV_GPU_SET, "row/warp-per-row")                 \
     X(GEMV_ROW_WIDE_STAGED_SPLIT, gemv_row_wide_staged_split, GEMV_GPU_SET, "row/warp-per-row")     \
+    X(GEMV_ROW_WIDE_STAGED_SHIFTED, gemv_row_wide_staged_shifted, GEMV_GPU_SET, "row/warp-per-row") \
+    X(GEMV_ROW_WIDE_STAGED_SHIFTED_SPLIT, gemv_row_wide_staged_shifted_split, GEMV_GPU_SET, "row/warp-per-row") \
     X(GEMV_COL, gemv_col, GEMV_GPU_SET, "column")                                                   \
     X(GEMV_COL_SPLIT, gemv_col_split, GEMV_GPU_SET, "column")                                       \
     X(GEMV_COL_VEC, gemv_col_vec, GEMV_GPU_SET, "column")                                           \

@@ -50,7 +50,9 @@
 
 // Lanes of the ulong16 that carries a GEMV call's scalars to its kernel
 // (src/gemv.c packs, cl/gemv.cl unpacks); alpha and beta are the low and
-// high 32 bits of one lane.
+// high 32 bits of one lane. The shifted row kernels' calls start each line
+// HEAD elements on, at its first whole vector (A's offset, x's base and K
+// counted from there); the HEAD elements before are summed apart.
 #define GEMV_CALL_A_OFFSET 0
 #define GEMV_CALL_LDA 1
 #define GEMV_CALL_X_BASE 2
@@ -65,5 +67,6 @@
 #define GEMV_CALL_TICKETS_AT 11
 #define GEMV_CALL_PARTIALS_AT 12
 #define GEMV_CALL_Y_TYPE 13
+#define GEMV_CALL_HEAD 14
 
 #endif

@@ -111,10 +111,23 @@ static void note_variant(struct run *run)
         snprintf(run->seen[run->seen_count++], sizeof run->seen[0], "%s", variant);
 }
 
+// Whether `text` holds `part`, in which '*' stands for any run of characters.
+static int holds(const char *text, const char *part)
+{
+    const char *star = strchr(part, '*');
+    size_t length = star ? (size_t)(star - part) : strlen(part);
+    for (const char *at = text;; ++at) {
+        if (strncmp(at, part, length) == 0 && (!star || holds(at + length, star + 1)))
+            return 1;
+        if (!*at)
+            return 0;
+    }
+}
+
 static int saw(const struct run *run, const char *part)
 {
     for (size_t i = 0; i < run->seen_count; ++i)
-        if (strstr(run->seen[i], part))
+        if (holds(run->seen[i], part))
             return 1;
     return 0;
 }
@@ -338,6 +351,49 @@ static void check_strided_x(struct run *run, unsigned long long *seed)
         const char *variant = tailor_last_variant();
         CHECK(!strstr(variant, "group-per-row") || !strstr(variant, "staged-x"), "%s k = %zu: %s",
               run->label, k, variant);
+    }
+}
+
+// Dots along lines that share one alignment (lda a multiple of 16 elements)
+// with A's offset off the vector: each line's first elements come before its
+// first whole vector. Such a call must take the shifted form of the vector
+// kernel of its twin whose A starts on a vector (with x moved by as many
+// elements, so that x is as far off the vector against A), or the twin's
+// scalar kernel; short dots (the multi-row kernels) scalar loads. And be
+// right: dots from shorter than the head (3) to long, x unit-stride off or
+// on A's alignment, strided and gathered.
+static void check_shared_alignment(struct run *run, unsigned long long *seed)
+{
+    static const size_t lengths[] = {2101, 203, 37, 3};
+    static const long long x_increments[] = {1, 1, -2};
+    for (size_t i = 0; i < 12; ++i) {
+        int row_major = i % 2 == 0;
+        size_t k = lengths[i % 4];
+        struct gemv_case c = {.layout = row_major ? TAILOR_ROW_MAJOR : TAILOR_COLUMN_MAJOR,
+                              .trans = row_major ? TAILOR_NO_TRANS : TAILOR_TRANS,
+                              .m = row_major ? 9 : k, .n = row_major ? k : 9};
+        c.lda = (k + 15) / 16 * 16 + 16 * (i % 3 == 1);
+        c.alpha = 1.0f;
+        c.beta = 0.5f;
+        c.incx = x_increments[i % 3];
+        c.incy = 1;
+        c.integers = 1;
+        c.in_type = gemv_types[i / 4 % 3];
+        c.y_type = TAILOR_F32;
+        struct gemv_case twin = c;
+        twin.a_offset = 16;
+        twin.x_offset = 16 + i / 3 % 3;
+        check_case(run, &twin, seed);
+        char expected[128];
+        snprintf(expected, sizeof expected, "%s%s", tailor_last_variant(),
+                 strstr(tailor_last_variant(), "-vec") ? "/shifted" : "");
+        int short_dots = strstr(expected, "multi-row") != NULL;
+        c.a_offset = 1 + 2 * (i % 8);
+        c.x_offset = twin.x_offset - (16 - c.a_offset);
+        check_case(run, &c, seed);
+        const char *variant = tailor_last_variant();
+        CHECK(short_dots ? !strstr(variant, "-vec") : strcmp(variant, expected) == 0,
+              "%s k = %zu, A at %zu: %s, at 16 %s", run->label, k, c.a_offset, variant, expected);
     }
 }
 
@@ -591,6 +647,7 @@ static void run_tuning(const struct test_device *device, const struct tuning *t,
         return;
     fprintf(stderr, "  %s\n", run.label);
     check_strided_x(&run, seed);
+    check_shared_alignment(&run, seed);
     if (small) {
         for (int typed = 0; typed < 2; ++typed)
             check_shapes(&run, small_shapes, sizeof small_shapes / sizeof small_shapes[0], typed, seed);
@@ -639,7 +696,8 @@ static const struct tuning gpu_tunings[] = {
     {"generic", NULL,
      "row/multi-row-1|row/multi-row-16|row/warp-per-row|row/warp-per-row-vec4|row/group-per-row-vec4|"
      "/split-k|general-stride|column-vec4|column/general-stride|column-vec4/split-k|two-pass|"
-     "row/warp-per-row-vec4/staged-x",
+     "row/warp-per-row-vec4/staged-x|row/warp-per-row-vec4/shifted|row/group-per-row-vec4/shifted|"
+     "row/warp-per-row-vec4/staged-x/shifted",
      1, 0},
     // Splits everywhere: every row and column kernel through its partials, then
     // gemv_finish or (one pass) the tickets; x staged in chunks of 32, or
@@ -647,12 +705,15 @@ static const struct tuning gpu_tunings[] = {
     {"generic", "GEMV_SPLIT_MIN_ELEMENTS=1,GEMV_GROUPS_PER_CU=64,GEMV_X_CHUNK=32,GEMV_GATHER_X_MIN_ELEMENTS=1",
      "row/warp-per-row/split-k|row/warp-per-row-vec4/split-k|"
      "row/group-per-row-vec4/split-k|row/group-per-row/split-k|column-vec4/split-k|column/split-k|two-pass|"
-     "row/warp-per-row-vec4/staged-x/split-k|row/warp-per-row/gathered-x/split-k",
+     "row/warp-per-row-vec4/staged-x/split-k|row/warp-per-row/gathered-x/split-k|"
+     "row/warp-per-row-vec4/split-k*/two-pass/shifted|row/warp-per-row-vec4/staged-x/split-k*/shifted|"
+     "row/group-per-row-vec4/gathered-x/split-k*/shifted",
      0, 0},
     {"generic", "GEMV_SPLIT_MIN_ELEMENTS=1,GEMV_GROUPS_PER_CU=64,GEMV_ONE_PASS=1,GEMV_X_CHUNK=32",
      "row/warp-per-row/split-k|row/warp-per-row-vec4/split-k|"
      "row/group-per-row-vec4/split-k|row/group-per-row/split-k|column-vec4/split-k|column/split-k|"
-     "row/warp-per-row-vec4/staged-x/split-k",
+     "row/warp-per-row-vec4/staged-x/split-k|row/warp-per-row-vec4/split-k*/shifted|"
+     "row/warp-per-row-vec4/staged-x/split-k*/shifted|row/group-per-row-vec4/split-k*/shifted",
      0, 1},
     // Other geometries: batches of lines, narrow segments, wide vectors, odd unrolls.
     {"generic",
@@ -660,7 +721,8 @@ static const struct tuning gpu_tunings[] = {
      "GEMV_GROUP_MIN_K=300,GEMV_UNROLL=3,GEMV_COL_WG=32,GEMV_COL_THREADS=8,GEMV_COL_VECTOR=2,"
      "GEMV_COL_UNROLL=1,GEMV_GROUPS_PER_CU=16,GEMV_SPLIT_MIN_ELEMENTS=64,GEMV_GATHER_X_MIN_ELEMENTS=1",
      "row/multi-row-4/split-k|row/warp-per-row-vec8|row/group-per-row-vec8|column-vec2/split-k|"
-     "row/group-per-row-vec8/gathered-x",
+     "row/group-per-row-vec8/gathered-x|row/group-per-row-vec8/gathered-x/shifted|"
+     "row/warp-per-row-vec16/split-k*/shifted",
      0, 0},
     // Short dots with several elements per work-item: vector and scalar multi-row kernels.
     {"generic",

@@ -51,6 +51,8 @@ struct gemv_plan {
     size_t slices;
     int two_pass; // split, finished by gemv_finish
     int gather_x; // x gathered into a workspace first (gemv_gather_x)
+    cl_ulong gathered_x_base; // where the workspace's x begins
+    cl_ulong head;            // shifted row kernels: each line's elements before its first vector
 };
 
 static cl_ulong ceil_div(cl_ulong a, cl_ulong b)
@@ -179,11 +181,12 @@ static tailor_status check(const struct profile *profile, const tailor_device_in
 // it adds); for CPU kernels, whose work-items each hold a core, at least
 // that many (three blocks on two cores leave one core idle a third of the
 // time); none with fewer than GEMV_SPLIT_MIN_ELEMENTS elements, partials
-// within scratch.
+// within scratch. The slices cut the dots past the lines' heads.
 static void plan_slices(const struct gemv_call *c, struct gemv_plan *p, cl_ulong blocks,
                         cl_ulong block_elements, cl_ulong align)
 {
     const struct scratch_layout *l = &c->scratch;
+    const cl_ulong k = c->k - p->head;
     cl_ulong target = target_groups(&c->ctx->profile, &c->ctx->info), slices = 1;
     if (blocks < target && blocks <= l->tickets) {
         slices = tune(c->ctx, TUNE_GEMV_CPU_KERNELS) ? ceil_div(target, blocks)
@@ -191,11 +194,11 @@ static void plan_slices(const struct gemv_call *c, struct gemv_plan *p, cl_ulong
         slices = min_u64(slices, block_elements / (cl_ulong)tune(c->ctx, TUNE_GEMV_SPLIT_MIN_ELEMENTS));
         slices = min_u64(slices, l->partials / c->outputs);
     }
-    p->slice = c->k;
+    p->slice = k;
     p->slices = 1;
     if (slices >= 2) {
-        p->slice = round_up(ceil_div(c->k, slices), align);
-        p->slices = (size_t)ceil_div(c->k, p->slice);
+        p->slice = round_up(ceil_div(k, slices), align);
+        p->slices = (size_t)ceil_div(k, p->slice);
     }
     p->two_pass = p->slices > 1 && !tune(c->ctx, TUNE_GEMV_ONE_PASS);
     p->op.launches = p->two_pass ? 2 : 1;
@@ -224,9 +227,11 @@ static void append(char *buffer, size_t size, const char *text, const size_t *nu
 
 // The kernel (of a whole/split pair; CPU kernels split within one) and the
 // variant's name for tailor_last_variant(); `x_path` names how a row kernel
-// reads a strided or misaligned x ("/staged-x", "/gathered-x") or is "".
+// reads a strided or misaligned x ("/staged-x", "/gathered-x") or is "";
+// `lines` how the kernel reads lines off the vector ("/general-stride",
+// "/shifted") or is "".
 static void name_variant(struct gemv_plan *p, const enum kernel_id pair[2], size_t vector,
-                         const char *x_path, int general_stride)
+                         const char *x_path, const char *lines)
 {
     p->op.kernel = pair[p->slices > 1];
     char *variant = p->op.variant;
@@ -239,8 +244,7 @@ static void name_variant(struct gemv_plan *p, const enum kernel_id pair[2], size
         append(variant, sizeof p->op.variant, "/split-k", &p->slices);
     if (p->two_pass)
         append(variant, sizeof p->op.variant, "/two-pass", NULL);
-    if (general_stride)
-        append(variant, sizeof p->op.variant, "/general-stride", NULL);
+    append(variant, sizeof p->op.variant, lines, NULL);
 }
 
 // Whole and split kernels, by [vector loads].
@@ -261,25 +265,33 @@ static kernel_pairs lane_kernels[] = {
     {{KERNEL_GEMV_ROW_LANES32, KERNEL_GEMV_ROW_LANES32_SPLIT},
      {KERNEL_GEMV_ROW_LANES32_VEC, KERNEL_GEMV_ROW_LANES32_VEC_SPLIT}},
 };
-static kernel_pairs wide_kernels = {{KERNEL_GEMV_ROW_WIDE, KERNEL_GEMV_ROW_WIDE_SPLIT},
-                                    {KERNEL_GEMV_ROW_WIDE_VEC, KERNEL_GEMV_ROW_WIDE_VEC_SPLIT}};
-static kernel_pairs group_kernels = {{KERNEL_GEMV_ROW_GROUP, KERNEL_GEMV_ROW_GROUP_SPLIT},
-                                     {KERNEL_GEMV_ROW_GROUP_VEC, KERNEL_GEMV_ROW_GROUP_VEC_SPLIT}};
-// The wide vector kernels with x staged in local memory, whole and split.
-static const enum kernel_id wide_staged_kernels[2] = {KERNEL_GEMV_ROW_WIDE_STAGED,
-                                                      KERNEL_GEMV_ROW_WIDE_STAGED_SPLIT};
+// One lockstep group and one work-group per line, by [scalar, vector or
+// shifted vector loads] (gemv_rows' `vector`).
+static const enum kernel_id wide_kernels[3][2] = {
+    {KERNEL_GEMV_ROW_WIDE, KERNEL_GEMV_ROW_WIDE_SPLIT},
+    {KERNEL_GEMV_ROW_WIDE_VEC, KERNEL_GEMV_ROW_WIDE_VEC_SPLIT},
+    {KERNEL_GEMV_ROW_WIDE_SHIFTED, KERNEL_GEMV_ROW_WIDE_SHIFTED_SPLIT}};
+static const enum kernel_id group_kernels[3][2] = {
+    {KERNEL_GEMV_ROW_GROUP, KERNEL_GEMV_ROW_GROUP_SPLIT},
+    {KERNEL_GEMV_ROW_GROUP_VEC, KERNEL_GEMV_ROW_GROUP_VEC_SPLIT},
+    {KERNEL_GEMV_ROW_GROUP_SHIFTED, KERNEL_GEMV_ROW_GROUP_SHIFTED_SPLIT}};
+// The wide vector kernels with x staged in local memory, by [vector or
+// shifted vector loads].
+static kernel_pairs wide_staged_kernels = {
+    {KERNEL_GEMV_ROW_WIDE_STAGED, KERNEL_GEMV_ROW_WIDE_STAGED_SPLIT},
+    {KERNEL_GEMV_ROW_WIDE_STAGED_SHIFTED, KERNEL_GEMV_ROW_WIDE_STAGED_SHIFTED_SPLIT}};
 static kernel_pairs column_kernels = {{KERNEL_GEMV_COL, KERNEL_GEMV_COL_SPLIT},
                                       {KERNEL_GEMV_COL_VEC, KERNEL_GEMV_COL_VEC_SPLIT}};
 
 // Whether a call's row kernel, which would gather x on every line (or block
 // of lines), had better have gemv_gather_x copy it first: one launch more,
-// worth it from GEMV_GATHER_X_MIN_ELEMENTS elements of A on, where x fits
-// the workspace.
-static int gather_pays(const struct gemv_call *c)
+// worth it from GEMV_GATHER_X_MIN_ELEMENTS elements of A on, where x (from
+// element `base` of the workspace on) fits the workspace.
+static int gather_pays(const struct gemv_call *c, cl_ulong base)
 {
     cl_ulong min_elements = (cl_ulong)tune(c->ctx, TUNE_GEMV_GATHER_X_MIN_ELEMENTS);
     return min_elements > 0 && c->outputs * c->k >= min_elements &&
-           c->k * c->in_bytes <= workspace_limit_bytes(&c->ctx->info);
+           (base + c->k) * c->in_bytes <= workspace_limit_bytes(&c->ctx->info);
 }
 
 // Dots along lines: several lines per lockstep group for short dots, one
@@ -291,15 +303,22 @@ static int gather_pays(const struct gemv_call *c)
 // GEMV_GATHER_X_MIN_ELEMENTS elements of A or more gemv_gather_x copies it
 // into a workspace first, where it is unit-stride and aligned: one more
 // launch, worth it where the lines are many. The scalar kernels load x
-// element by element, so only a strided x costs them.
+// element by element, so only a strided x costs them. Long lines that share
+// one alignment off the vector (A's offset, lda a multiple of the vector)
+// take the shifted vector kernels: each line from its first whole vector on,
+// x from the same element on, the `head` of elements before apart. Short
+// ones (the multi-row kernels) keep the scalar kernels, which hold fewer
+// registers and so more lines in flight.
 static void plan_rows(const struct gemv_call *c, struct gemv_plan *p)
 {
     const int *t = c->ctx->profile.tune;
     cl_ulong group = (cl_ulong)t[TUNE_GEMV_ROW_WG], batch = (cl_ulong)t[TUNE_GEMV_ROW_BATCH];
     cl_ulong width = vector_elements(t[TUNE_GEMV_VECTOR], c->in_bytes), lanes;
-    int aligned = c->a_offset % width == 0 && (c->lda % width == 0 || c->outputs == 1);
+    int lines_aligned = c->lda % width == 0 || c->outputs == 1;
+    int aligned = lines_aligned && c->a_offset % width == 0;
     int wants_vector = c->k >= (cl_ulong)t[TUNE_GEMV_VECTOR_MIN_K];
-    kernel_pairs *family;
+    const enum kernel_id(*family)[2];
+    int shiftable = 1;
     if (c->k <= (cl_ulong)t[TUNE_GEMV_MULTI_ROW_MAX_K]) {
         cl_ulong elements = (cl_ulong)t[TUNE_GEMV_MULTI_ROW_ELEMENTS];
         unsigned log2_lanes = 0;
@@ -309,21 +328,25 @@ static void plan_rows(const struct gemv_call *c, struct gemv_plan *p)
             ++log2_lanes;
         lanes = 1ull << log2_lanes;
         wants_vector = elements >= width;
-        family = &lane_kernels[log2_lanes];
+        family = lane_kernels[log2_lanes];
+        shiftable = 0;
     } else if (c->k >= (cl_ulong)t[TUNE_GEMV_GROUP_MIN_K]) {
         lanes = group;
         batch = 1;
-        family = &group_kernels;
+        family = group_kernels;
     } else {
         lanes = (cl_ulong)row_lanes(&c->ctx->profile);
-        family = &wide_kernels;
+        family = wide_kernels;
     }
-    int vector = wants_vector && aligned;
+    int shifted = wants_vector && lines_aligned && !aligned && shiftable;
+    int vector = (wants_vector && aligned) || shifted;
+    p->head = shifted ? min_u64(c->k, width - c->a_offset % width) : 0;
     cl_ulong rows_per_group = group / lanes * batch;
-    int x_gathered = c->incx != 1 || c->x_base % width != 0;
-    int staged = vector && x_gathered && family == &wide_kernels && rows_per_group > 1 &&
+    int x_gathered = c->incx != 1 || (c->x_base + p->head) % width != 0;
+    int staged = vector && x_gathered && family == wide_kernels && rows_per_group > 1 &&
                  t[TUNE_GEMV_X_CHUNK] > 0;
-    p->gather_x = !staged && (vector ? x_gathered : c->incx != 1) && gather_pays(c);
+    p->gathered_x_base = (width - p->head) % width;
+    p->gather_x = !staged && (vector ? x_gathered : c->incx != 1) && gather_pays(c, p->gathered_x_base);
     cl_ulong blocks = ceil_div(c->outputs, rows_per_group);
     plan_slices(c, p, blocks, min_u64(rows_per_group, c->outputs) * c->k,
                 vector ? lanes * width : lanes);
@@ -332,8 +355,9 @@ static void plan_rows(const struct gemv_call *c, struct gemv_plan *p)
     p->global[1] = p->slices;
     p->local[0] = (size_t)group;
     p->local[1] = 1;
-    name_variant(p, staged ? wide_staged_kernels : (*family)[vector], vector ? (size_t)width : 0,
-                 staged ? "/staged-x" : p->gather_x ? "/gathered-x" : "", wants_vector && !aligned);
+    name_variant(p, staged ? wide_staged_kernels[shifted] : family[vector + shifted],
+                 vector ? (size_t)width : 0, staged ? "/staged-x" : p->gather_x ? "/gathered-x" : "",
+                 shifted ? "/shifted" : wants_vector && !vector ? "/general-stride" : "");
 }
 
 // Dots across lines: TX work-items of a group along the outputs, the rest of
@@ -362,7 +386,8 @@ static void plan_columns(const struct gemv_call *c, struct gemv_plan *p)
     p->global[1] = p->slices * (size_t)ty;
     p->local[0] = (size_t)tx;
     p->local[1] = (size_t)ty;
-    name_variant(p, column_kernels[aligned], aligned ? (size_t)width : 0, "", !aligned);
+    name_variant(p, column_kernels[aligned], aligned ? (size_t)width : 0, "",
+                 aligned ? "" : "/general-stride");
 }
 
 // CPUs: a few long contiguous shares per core, one work-item each. Rows:
@@ -387,11 +412,11 @@ static void plan_cpu(const struct gemv_call *c, struct gemv_plan *p)
     p->global[0] = (size_t)blocks;
     p->global[1] = p->slices;
     p->local[0] = p->local[1] = 1;
-    p->gather_x = c->rows && c->incx != 1 && gather_pays(c);
+    p->gather_x = c->rows && c->incx != 1 && gather_pays(c, 0);
     p->op.launches += (size_t)p->gather_x;
     const enum kernel_id kernel = c->rows ? KERNEL_GEMV_CPU_ROWS : KERNEL_GEMV_CPU_COLS;
     const enum kernel_id pair[2] = {kernel, kernel};
-    name_variant(p, pair, 0, p->gather_x ? "/gathered-x" : "", 0);
+    name_variant(p, pair, 0, p->gather_x ? "/gathered-x" : "", "");
 }
 
 // The program of A's and x's type, [16-bit: f16, bf16][CPU kernels].
@@ -446,14 +471,15 @@ static cl_ulong16 pack_call(const struct gemv_call *c, const struct gemv_plan *p
     memcpy(&beta_bits, &c->beta, sizeof beta_bits);
     cl_ulong16 packed;
     memset(&packed, 0, sizeof packed);
-    packed.s[GEMV_CALL_A_OFFSET] = c->a_offset;
+    packed.s[GEMV_CALL_A_OFFSET] = c->a_offset + p->head;
     packed.s[GEMV_CALL_LDA] = c->lda;
-    packed.s[GEMV_CALL_X_BASE] = c->x_base;
+    packed.s[GEMV_CALL_X_BASE] = c->x_base + p->head * (cl_ulong)c->incx;
+    packed.s[GEMV_CALL_HEAD] = p->head;
     packed.s[GEMV_CALL_INCX] = (cl_ulong)c->incx;
     packed.s[GEMV_CALL_Y_BASE] = c->y_base;
     packed.s[GEMV_CALL_INCY] = (cl_ulong)c->incy;
     packed.s[GEMV_CALL_OUTPUTS] = c->outputs;
-    packed.s[GEMV_CALL_K] = c->k;
+    packed.s[GEMV_CALL_K] = c->k - p->head;
     packed.s[GEMV_CALL_PER_ITEM] = p->per_item;
     packed.s[GEMV_CALL_SLICE] = p->slice;
     packed.s[GEMV_CALL_ALPHA_BETA] = alpha_bits | (cl_ulong)beta_bits << 32;
@@ -507,8 +533,8 @@ static tailor_status launch_kernel(const struct gemv_call *c, const struct gemv_
 static tailor_status launch_gathered(const struct gemv_call *c, const struct gemv_plan *p)
 {
     struct workspace_lease lease;
-    tailor_status status =
-        workspace_acquire(c->ctx->workspaces, c->queue, (size_t)c->k * c->in_bytes, &lease);
+    tailor_status status = workspace_acquire(c->ctx->workspaces, c->queue,
+                                             (size_t)(p->gathered_x_base + c->k) * c->in_bytes, &lease);
     if (status != TAILOR_SUCCESS)
         return status;
     size_t group = (size_t)tune(c->ctx, TUNE_GEMV_ROW_WG);
@@ -519,6 +545,7 @@ static tailor_status launch_gathered(const struct gemv_call *c, const struct gem
     args_i64(&args, c->incx);
     args_u64(&args, c->k);
     args_mem(&args, lease.buffer);
+    args_u64(&args, p->gathered_x_base);
     cl_event gathered = NULL;
     int in_order = queue_in_order(c->queue);
     status = kernel_launch(c->ctx, p->op.program, KERNEL_GEMV_GATHER_X, &args, c->queue, 1, &global,
@@ -526,7 +553,7 @@ static tailor_status launch_gathered(const struct gemv_call *c, const struct gem
     if (status == TAILOR_SUCCESS) {
         struct gemv_call call = *c;
         call.x = lease.buffer;
-        call.x_base = 0;
+        call.x_base = p->gathered_x_base;
         call.incx = 1;
         call.wait_count = in_order ? 0 : 1;
         call.wait_list = in_order ? NULL : &gathered;
