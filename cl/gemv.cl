@@ -253,34 +253,42 @@ DEFINE_SEGMENT_REDUCE(segment_sum, float, ADD, 0.0f)
 
 // The loads of a lane's last elements or vectors, fewer than GEMV_UNROLL.
 #define TAIL_LOADS (GEMV_UNROLL > 1 ? GEMV_UNROLL - 1 : 1)
+// Loads in flight of the scalar kernels for long lines (dots_scalar_long).
+#define LONG_UNROLL (2 * GEMV_UNROLL < 16 ? 2 * GEMV_UNROLL : 16)
 
 // Partial dots of `batch` lines (elements at[b] on) over [begin, end): lane
-// `lane` of `lanes` takes every lanes-th element, GEMV_UNROLL loads in flight.
-TEMPLATE void dots_scalar(const __global IN_T *a, const ulong *at, uint batch,
-                        const __global IN_T *x, ulong x_base, long incx, ulong begin, ulong end,
-                        uint lane, uint lanes, float *acc)
-{
-    ulong j = begin + lane;
-    for (; j + (GEMV_UNROLL - 1) * lanes < end; j += GEMV_UNROLL * lanes) {
-        float xs[GEMV_UNROLL];
-        for (uint u = 0; u < GEMV_UNROLL; ++u)
-            xs[u] = x_at(x, x_base, incx, j + u * lanes);
-        for (uint b = 0; b < batch; ++b)
-            for (uint u = 0; u < GEMV_UNROLL; ++u)
-                acc[b] += LOAD_IN(a, at[b] + j + u * lanes) * xs[u];
+// `lane` of `lanes` takes every lanes-th element, UNROLL loads in flight (the
+// lane's last few elements loaded together, as in dots_vector_x).
+#define DEFINE_DOTS_SCALAR(NAME, UNROLL)                                                       \
+    TEMPLATE void NAME(const __global IN_T *a, const ulong *at, uint batch,                    \
+                       const __global IN_T *x, ulong x_base, long incx, ulong begin,           \
+                       ulong end, uint lane, uint lanes, float *acc)                           \
+    {                                                                                          \
+        ulong j = begin + lane;                                                                \
+        for (; j + ((UNROLL) - 1) * lanes < end; j += (UNROLL) * lanes) {                      \
+            float xs[UNROLL];                                                                  \
+            for (uint u = 0; u < (UNROLL); ++u)                                                \
+                xs[u] = x_at(x, x_base, incx, j + u * lanes);                                  \
+            for (uint b = 0; b < batch; ++b)                                                   \
+                for (uint u = 0; u < (UNROLL); ++u)                                            \
+                    acc[b] += LOAD_IN(a, at[b] + j + u * lanes) * xs[u];                       \
+        }                                                                                      \
+        if (j < end) {                                                                         \
+            float xs[(UNROLL) > 1 ? (UNROLL) - 1 : 1];                                         \
+            for (uint u = 0; u < ((UNROLL) > 1 ? (UNROLL) - 1 : 1); ++u)                       \
+                xs[u] = x_at(x, x_base, incx, min(j + u * lanes, end - 1));                    \
+            for (uint b = 0; b < batch; ++b)                                                   \
+                for (uint u = 0; u < ((UNROLL) > 1 ? (UNROLL) - 1 : 1); ++u) {                 \
+                    float product = LOAD_IN(a, at[b] + min(j + u * lanes, end - 1)) * xs[u];   \
+                    acc[b] += j + u * lanes < end ? product : 0.0f;                            \
+                }                                                                              \
+        }                                                                                      \
     }
-    // The lane's last few elements loaded together (see dots_vector_x).
-    if (j < end) {
-        float xs[TAIL_LOADS];
-        for (uint u = 0; u < TAIL_LOADS; ++u)
-            xs[u] = x_at(x, x_base, incx, min(j + u * lanes, end - 1));
-        for (uint b = 0; b < batch; ++b)
-            for (uint u = 0; u < TAIL_LOADS; ++u) {
-                float product = LOAD_IN(a, at[b] + min(j + u * lanes, end - 1)) * xs[u];
-                acc[b] += j + u * lanes < end ? product : 0.0f;
-            }
-    }
-}
+DEFINE_DOTS_SCALAR(dots_scalar, GEMV_UNROLL)
+// The one-lockstep-group-per-line kernels' long lines (many elements a lane):
+// more loads in flight, where the short lines' clamped last loads would
+// cost more than they gain.
+DEFINE_DOTS_SCALAR(dots_scalar_long, LONG_UNROLL)
 
 // VEC elements of x from element j on: one vector load where x is
 // unit-stride and x_base a multiple of VEC (`contiguous`), else gathered one
@@ -469,11 +477,12 @@ TEMPLATE void dots_vector_staged(const __global IN_T *a, const ulong *at, uint b
 // Row kernels: segment s of `lanes` work-items computes lines first + s +
 // b * segments (b < batch) of the group's block. Lines past the end load the
 // last line and discard it, so every work-item reaches the reductions.
-// `vector`: 0 scalar loads, 1 vector loads, 2 vector loads, shifted.
+// `loads`: 0 scalar, 1 vector, 2 vector, shifted, 3 scalar, LONG_UNROLL in flight.
 TEMPLATE void gemv_rows(CALL_PARAMETERS, __local float *reduce_scratch, __local uint *last_flag,
-                      __local floatV *x_local, uint lanes, uint batch, int vector, int staged,
+                      __local floatV *x_local, uint lanes, uint batch, int loads, int staged,
                       int split)
 {
+    const int vector = loads == 1 || loads == 2, scalar_long = loads == 3;
     const uint lid = get_local_id(0), lane = lid & (lanes - 1), segments = GEMV_ROW_WG / lanes;
     const ulong first = get_group_id(0) * (ulong)(segments * batch) + lid / lanes;
     const ulong begin = get_group_id(1) * slice, end = min(k, begin + slice);
@@ -489,9 +498,11 @@ TEMPLATE void gemv_rows(CALL_PARAMETERS, __local float *reduce_scratch, __local 
     }
     if (staged)
         dots_vector_staged(a, at, batch, x, x_base, incx, begin, end, head, lane, lanes, acc, x_local,
-                           vector == 2);
+                           loads == 2);
     else if (vector)
-        dots_vector(a, at, batch, x, x_base, incx, begin, end, head, lane, lanes, acc, vector == 2);
+        dots_vector(a, at, batch, x, x_base, incx, begin, end, head, lane, lanes, acc, loads == 2);
+    else if (scalar_long)
+        dots_scalar_long(a, at, batch, x, x_base, incx, begin, end, lane, lanes, acc);
     else
         dots_scalar(a, at, batch, x, x_base, incx, begin, end, lane, lanes, acc);
     // Consecutive segment reductions may share reduce_scratch (prelude).
@@ -531,26 +542,26 @@ TEMPLATE void gemv_rows(CALL_PARAMETERS, __local float *reduce_scratch, __local 
 #define WHOLE_SCRATCH __global uint *scratch = 0
 #define SPLIT_SCRATCH (void)0
 
-#define DEFINE_ROW_KERNEL_(NAME, LANES, BATCH, VECTOR, SPLIT, PARAMETERS, SCRATCH)             \
-    __kernel __attribute__((reqd_work_group_size(GEMV_ROW_WG, 1, 1))) void NAME(PARAMETERS)     \
+#define DEFINE_ROW_KERNEL_(NAME, LANES, BATCH, LOADS, SPLIT, PARAMETERS, SCRATCH)              \
+    __kernel __attribute__((reqd_work_group_size(GEMV_ROW_WG, 1, 1))) void NAME(PARAMETERS)    \
     {                                                                                          \
         __local float reduce_scratch[GEMV_ROW_WG];                                             \
         __local uint last_flag;                                                                \
         UNPACK_CALL;                                                                           \
         SCRATCH;                                                                               \
         (void)per_item;                                                                        \
-        gemv_rows(CALL_ARGUMENTS, reduce_scratch, &last_flag, 0, LANES, BATCH, VECTOR, 0, SPLIT); \
+        gemv_rows(CALL_ARGUMENTS, reduce_scratch, &last_flag, 0, LANES, BATCH, LOADS, 0, SPLIT); \
     }
-#define DEFINE_ROW_KERNEL(NAME, SPLIT_NAME, LANES, BATCH, VECTOR)                               \
-    DEFINE_ROW_KERNEL_(NAME, LANES, BATCH, VECTOR, 0, KERNEL_PARAMETERS, WHOLE_SCRATCH)        \
-    DEFINE_ROW_KERNEL_(SPLIT_NAME, LANES, BATCH, VECTOR, 1, SPLIT_KERNEL_PARAMETERS, SPLIT_SCRATCH)
+#define DEFINE_ROW_KERNEL(NAME, SPLIT_NAME, LANES, BATCH, LOADS)                               \
+    DEFINE_ROW_KERNEL_(NAME, LANES, BATCH, LOADS, 0, KERNEL_PARAMETERS, WHOLE_SCRATCH)         \
+    DEFINE_ROW_KERNEL_(SPLIT_NAME, LANES, BATCH, LOADS, 1, SPLIT_KERNEL_PARAMETERS, SPLIT_SCRATCH)
 
 // The vector kernels of one lockstep group per line with x staged in local
 // memory (dots_vector_staged): for an x that is strided or off the vector.
 // Their group's lines share each chunk; a group-per-row kernel would gather
 // as much x as before and wait at two barriers per chunk.
-#define DEFINE_STAGED_ROW_KERNEL_(NAME, LANES, BATCH, VECTOR, SPLIT, PARAMETERS, SCRATCH)        \
-    __kernel __attribute__((reqd_work_group_size(GEMV_ROW_WG, 1, 1))) void NAME(PARAMETERS)     \
+#define DEFINE_STAGED_ROW_KERNEL_(NAME, LANES, BATCH, LOADS, SPLIT, PARAMETERS, SCRATCH)       \
+    __kernel __attribute__((reqd_work_group_size(GEMV_ROW_WG, 1, 1))) void NAME(PARAMETERS)    \
     {                                                                                          \
         __local float reduce_scratch[GEMV_ROW_WG];                                             \
         __local uint last_flag;                                                                \
@@ -558,12 +569,12 @@ TEMPLATE void gemv_rows(CALL_PARAMETERS, __local float *reduce_scratch, __local 
         UNPACK_CALL;                                                                           \
         SCRATCH;                                                                               \
         (void)per_item;                                                                        \
-        gemv_rows(CALL_ARGUMENTS, reduce_scratch, &last_flag, x_local, LANES, BATCH, VECTOR, 1,   \
+        gemv_rows(CALL_ARGUMENTS, reduce_scratch, &last_flag, x_local, LANES, BATCH, LOADS, 1, \
                   SPLIT);                                                                      \
     }
-#define DEFINE_STAGED_ROW_KERNEL(NAME, SPLIT_NAME, LANES, BATCH, VECTOR)                        \
-    DEFINE_STAGED_ROW_KERNEL_(NAME, LANES, BATCH, VECTOR, 0, KERNEL_PARAMETERS, WHOLE_SCRATCH) \
-    DEFINE_STAGED_ROW_KERNEL_(SPLIT_NAME, LANES, BATCH, VECTOR, 1, SPLIT_KERNEL_PARAMETERS,    \
+#define DEFINE_STAGED_ROW_KERNEL(NAME, SPLIT_NAME, LANES, BATCH, LOADS)                        \
+    DEFINE_STAGED_ROW_KERNEL_(NAME, LANES, BATCH, LOADS, 0, KERNEL_PARAMETERS, WHOLE_SCRATCH)  \
+    DEFINE_STAGED_ROW_KERNEL_(SPLIT_NAME, LANES, BATCH, LOADS, 1, SPLIT_KERNEL_PARAMETERS,     \
                               SPLIT_SCRATCH)
 
 // Several lines per lockstep group, for short dots (the host picks the
@@ -585,6 +596,7 @@ DEFINE_ROW_KERNEL(gemv_row_lanes32_vec, gemv_row_lanes32_vec_split, 32, GEMV_ROW
 DEFINE_ROW_KERNEL(gemv_row_wide, gemv_row_wide_split, ROW_LANES, GEMV_ROW_BATCH, 0)
 DEFINE_ROW_KERNEL(gemv_row_wide_vec, gemv_row_wide_vec_split, ROW_LANES, GEMV_ROW_BATCH, 1)
 DEFINE_ROW_KERNEL(gemv_row_wide_shifted, gemv_row_wide_shifted_split, ROW_LANES, GEMV_ROW_BATCH, 2)
+DEFINE_ROW_KERNEL(gemv_row_wide_long, gemv_row_wide_long_split, ROW_LANES, GEMV_ROW_BATCH, 3)
 // A whole work-group per line, for long dots.
 DEFINE_ROW_KERNEL(gemv_row_group, gemv_row_group_split, GEMV_ROW_WG, 1, 0)
 DEFINE_ROW_KERNEL(gemv_row_group_vec, gemv_row_group_vec_split, GEMV_ROW_WG, 1, 1)

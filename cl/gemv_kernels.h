@@ -39,6 +39,8 @@
     X(GEMV_ROW_WIDE_VEC_SPLIT, gemv_row_wide_vec_split, GEMV_GPU_SET, "row/warp-per-row")           \
     X(GEMV_ROW_WIDE_SHIFTED, gemv_row_wide_shifted, GEMV_GPU_SET, "row/warp-per-row")               \
     X(GEMV_ROW_WIDE_SHIFTED_SPLIT, gemv_row_wide_shifted_split, GEMV_GPU_SET, "row/warp-per-row")   \
+    X(GEMV_ROW_WIDE_LONG, gemv_row_wide_long, GEMV_GPU_SET, "row/warp-per-row")                     \
+    X(GEMV_ROW_WIDE_LONG_SPLIT, gemv_row_wide_long_split, GEMV_GPU_SET, "row/warp-per-row")         \
     X(GEMV_ROW_GROUP, gemv_row_group, GEMV_GPU_SET, "row/group-per-row")                            \
     X(GEMV_ROW_GROUP_SPLIT, gemv_row_group_split, GEMV_GPU_SET, "row/group-per-row")                \
     X(GEMV_ROW_GROUP_VEC, gemv_row_group_vec, GEMV_GPU_SET, "row/group-per-row")                    \

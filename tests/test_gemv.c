@@ -697,7 +697,7 @@ static const struct tuning gpu_tunings[] = {
      "row/multi-row-1|row/multi-row-16|row/warp-per-row|row/warp-per-row-vec4|row/group-per-row-vec4|"
      "/split-k|general-stride|column-vec4|column/general-stride|column-vec4/split-k|two-pass|"
      "row/warp-per-row-vec4/staged-x|row/warp-per-row-vec4/shifted|row/group-per-row-vec4/shifted|"
-     "row/warp-per-row-vec4/staged-x/shifted",
+     "row/warp-per-row-vec4/staged-x/shifted|row/warp-per-row/general-stride/long-lines",
      1, 0},
     // Splits everywhere: every row and column kernel through its partials, then
     // gemv_finish or (one pass) the tickets; x staged in chunks of 32, or

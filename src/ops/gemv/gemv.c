@@ -266,11 +266,13 @@ static kernel_pairs lane_kernels[] = {
      {KERNEL_GEMV_ROW_LANES32_VEC, KERNEL_GEMV_ROW_LANES32_VEC_SPLIT}},
 };
 // One lockstep group and one work-group per line, by [scalar, vector or
-// shifted vector loads] (gemv_rows' `vector`).
-static const enum kernel_id wide_kernels[3][2] = {
+// shifted vector loads] (gemv_rows' `loads`); for one lockstep group, also
+// [scalar loads of long lines].
+static const enum kernel_id wide_kernels[4][2] = {
     {KERNEL_GEMV_ROW_WIDE, KERNEL_GEMV_ROW_WIDE_SPLIT},
     {KERNEL_GEMV_ROW_WIDE_VEC, KERNEL_GEMV_ROW_WIDE_VEC_SPLIT},
-    {KERNEL_GEMV_ROW_WIDE_SHIFTED, KERNEL_GEMV_ROW_WIDE_SHIFTED_SPLIT}};
+    {KERNEL_GEMV_ROW_WIDE_SHIFTED, KERNEL_GEMV_ROW_WIDE_SHIFTED_SPLIT},
+    {KERNEL_GEMV_ROW_WIDE_LONG, KERNEL_GEMV_ROW_WIDE_LONG_SPLIT}};
 static const enum kernel_id group_kernels[3][2] = {
     {KERNEL_GEMV_ROW_GROUP, KERNEL_GEMV_ROW_GROUP_SPLIT},
     {KERNEL_GEMV_ROW_GROUP_VEC, KERNEL_GEMV_ROW_GROUP_VEC_SPLIT},
@@ -355,9 +357,18 @@ static void plan_rows(const struct gemv_call *c, struct gemv_plan *p)
     p->global[1] = p->slices;
     p->local[0] = (size_t)group;
     p->local[1] = 1;
-    name_variant(p, staged ? wide_staged_kernels[shifted] : family[vector + shifted],
+    // More loads in flight where a lane's share of the scalar one-lockstep-
+    // group-per-line kernel's dots is long (on short ones the clamped last
+    // loads and the fewer groups a unit those registers allow cost more).
+    cl_ulong long_min = (cl_ulong)t[TUNE_GEMV_LONG_LINE_ELEMENTS];
+    int long_lines = !vector && family == wide_kernels && long_min > 0 && p->slice >= long_min * lanes;
+    const char *lines = shifted                   ? "/shifted"
+                        : long_lines              ? "/general-stride/long-lines"
+                        : wants_vector && !vector ? "/general-stride"
+                                                  : "";
+    name_variant(p, staged ? wide_staged_kernels[shifted] : family[long_lines ? 3 : vector + shifted],
                  vector ? (size_t)width : 0, staged ? "/staged-x" : p->gather_x ? "/gathered-x" : "",
-                 shifted ? "/shifted" : wants_vector && !vector ? "/general-stride" : "");
+                 lines);
 }
 
 // Dots across lines: TX work-items of a group along the outputs, the rest of

@@ -49,6 +49,9 @@
       "dots from this long on get a whole work-group per line")                                     \
     X(GEMV_UNROLL, OP_GEMV, DEFINE, GEMV_GPU_SET, 4, 1, 16, 0,                                      \
       "vector loads in flight per work-item in the row kernels")                                    \
+    X(GEMV_LONG_LINE_ELEMENTS, OP_GEMV, HOST, 0, 28, 0, 1 << 20, 0,                                 \
+      "the scalar one-lockstep-group-per-line kernel takes twice GEMV_UNROLL (at most 16) loads in " \
+      "flight where a work-item has this many elements of a dot or slice (0: never)")               \
     X(GEMV_X_CHUNK, OP_GEMV, DEFINE, GEMV_GPU_SET, 1024, 0, 16384, 0,                               \
       "elements of a strided or misaligned x that a warp-per-row kernel gathers into local "       \
       "memory at once for its lines, a multiple of 16 (0: each line gathers x itself)")            \
