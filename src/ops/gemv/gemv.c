@@ -362,10 +362,9 @@ static void plan_rows(const struct gemv_call *c, struct gemv_plan *p)
     // loads and the fewer groups a unit those registers allow cost more).
     cl_ulong long_min = (cl_ulong)t[TUNE_GEMV_LONG_LINE_ELEMENTS];
     int long_lines = !vector && family == wide_kernels && long_min > 0 && p->slice >= long_min * lanes;
-    const char *lines = shifted                   ? "/shifted"
-                        : long_lines              ? "/general-stride/long-lines"
-                        : wants_vector && !vector ? "/general-stride"
-                                                  : "";
+    static const char *const scalar_lines[2][2] = {{"", "/long-lines"},
+                                                   {"/general-stride", "/general-stride/long-lines"}};
+    const char *lines = shifted ? "/shifted" : scalar_lines[wants_vector && !vector][long_lines];
     name_variant(p, staged ? wide_staged_kernels[shifted] : family[long_lines ? 3 : vector + shifted],
                  vector ? (size_t)width : 0, staged ? "/staged-x" : p->gather_x ? "/gathered-x" : "",
                  lines);
