@@ -752,19 +752,22 @@ transpose_elements(ulong rows, ulong cols, const __global ELEM *restrict a, ulon
 // to 8 bytes): every global access an aligned 16-byte vector of RV
 // elements, as on the aligned path, except at the border of the matrix. A
 // tile of R_ROWS x R_COLS elements of A reads, for each of its rows and the
-// RV - 1 rows below them, the aligned vectors that cover the row's run (one
-// more than the run's vectors where it starts mid-vector), and puts them in
-// local memory as they are: element (r, c) of the tile sits `shift` (the
-// misalignment of row r's run, in elements) after column c. Each row of B
-// is written in whole aligned vectors: the tile owns the vectors of B that
-// start within its R_ROWS rows, and the last of them reaches up to RV - 1
-// rows into the next tile, which the tile has read. Only the elements of B
-// before its first whole vector (in the first tile row) and after its last
-// (in the last) are written one by one, as are the vectors of A that cross
-// its first or last element (a_end, counted from the buffer's start), so no
-// access leaves A or touches B's padding. Local rows are padded to an odd
-// number of words, and every RV rows by a word more, so that the work-items
-// gathering a vector of B, RV rows apart, meet distinct banks.
+// R_B_ALIGN - 1 rows below them, the aligned vectors that cover the row's run
+// (one more than the run's vectors where it starts mid-vector), and puts them
+// in local memory as they are: element (r, c) of the tile sits `shift` (the
+// misalignment of row r's run, in elements) after column c. Each row of B is
+// written in whole aligned vectors, in runs that start on a 32-byte sector
+// (R_B_ALIGN elements), so that no sector of B is written in halves by two
+// tiles: the tile owns the runs that start within its R_ROWS rows, and the
+// last of them reaches up to R_B_ALIGN - 1 rows into the next tile, which the
+// tile has read. Only the elements of B before its first whole run (in the
+// first tile row: those before its first whole vector one by one) and after
+// its last vector (in the last) are written on their own, as are the vectors
+// of A that cross its first or last element (a_end, counted from the
+// buffer's start), so no access leaves A or touches B's padding. Local rows
+// are padded to an odd number of words, and every RV rows by a word more, so
+// that the work-items gathering a vector of B, RV rows apart, meet distinct
+// banks.
 #if ELEMENT_BYTES < 16 && METHOD != TRANSPOSE_CPU
 #if ELEMENT_BYTES == 1
 #define RV 16
@@ -779,7 +782,8 @@ transpose_elements(ulong rows, ulong cols, const __global ELEM *restrict a, ulon
 // (bytes: 128 x 128 tiles, each side's runs a line).
 #define R_ROWS (ELEMENT_BYTES == 1 ? 128 : 256 / ELEMENT_BYTES)
 #define R_COLS (ELEMENT_BYTES == 8 ? 32 : ELEMENT_BYTES == 1 ? 128 : 64)
-#define R_LOCAL_ROWS (R_ROWS + RV - 1)
+#define R_B_ALIGN (32 / ELEMENT_BYTES) // B's runs' alignment, in elements
+#define R_LOCAL_ROWS (R_ROWS + R_B_ALIGN - 1)
 #define R_VECTORS (R_COLS / RV + 1) // vectors covering a row's run
 #define R_WORD (ELEMENT_BYTES < 4 ? 4 / ELEMENT_BYTES : 1) // elements of a word, at least one
 #define R_PITCH (R_COLS + RV + R_WORD)
@@ -788,8 +792,8 @@ transpose_elements(ulong rows, ulong cols, const __global ELEM *restrict a, ulon
 #define R_LOADS ((R_LOCAL_ROWS * R_VECTORS + E_GROUP - 1) / E_GROUP)
 #define R_STORES (R_COLS * (R_ROWS / RV) / E_GROUP)
 #define R_COL_STEP (E_GROUP / (R_ROWS / RV)) // between a work-item's columns of B
-#if R_COL_STEP % RV
-#error "a work-item's columns of B must be a multiple of RV apart"
+#if R_COL_STEP % R_B_ALIGN
+#error "a work-item's columns of B must be a multiple of R_B_ALIGN apart"
 #endif
 
 // The four words of x at a word-aligned (not necessarily 16-byte aligned)
@@ -848,6 +852,13 @@ static inline uint place_mod_rv(ulong offset, ulong line, ulong ld, ulong at)
     return (uint)((offset % RV + product_mod_rv(line, ld) + at % RV) % RV);
 }
 
+// The same within B's runs' alignment (a power of two of at least 4
+// elements: the sums' wrapping past 2^64 leaves the remainder as it is).
+static inline uint place_mod_b_align(ulong offset, ulong line, ulong ld, ulong at)
+{
+    return (uint)((offset + line * ld + at) % R_B_ALIGN);
+}
+
 __kernel __attribute__((reqd_work_group_size(E_GROUP, 1, 1))) void
 transpose_realigned(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a_offset,
                     ulong lda, __global ELEM *restrict b, ulong b_offset, ulong ldb, uint tiles_x,
@@ -862,7 +873,11 @@ transpose_realigned(ulong rows, ulong cols, const __global ELEM *restrict a, ulo
     ulong row0 = (ulong)group.y * R_ROWS - row_shift, col0 = (ulong)group.x * R_COLS;
     uint row_begin = group.y == 0 ? row_shift : 0;
     uint lid = (uint)get_local_id(0);
-    uint row_limit = (uint)min((ulong)R_LOCAL_ROWS, rows - row0);
+    // Where B's rows sit at one place of the runs' alignment, the tile's runs
+    // start on one row, and the rows below its last run are not read.
+    ulong rows_read = ldb % R_B_ALIGN ? R_LOCAL_ROWS
+                      : R_ROWS + (R_B_ALIGN - place_mod_b_align(b_offset, 0, 0, row0)) % R_B_ALIGN;
+    uint row_limit = (uint)min(rows_read, rows - row0);
     int col_limit = (int)min((ulong)R_COLS, cols - col0);
     // The misalignment of tile row r's run is (base + r * lda_rv) % RV.
     ulong start0 = a_offset + row0 * lda + col0;
@@ -908,12 +923,13 @@ transpose_realigned(ulong rows, ulong cols, const __global ELEM *restrict a, ulo
     barrier(CLK_LOCAL_MEM_FENCE);
 
     // A work-item's vectors of B lie in columns R_COL_STEP apart, a multiple
-    // of RV, so their runs share one misalignment: the same tile rows, whose
-    // places it computes once for all of them.
+    // of R_B_ALIGN, so their runs share one misalignment: the same tile rows,
+    // whose places it computes once for all of them.
     uint c0 = lid / (R_ROWS / RV), j = lid % (R_ROWS / RV);
     ulong run0 = b_offset + (col0 + c0) * ldb + row0;
-    uint run0_rv = place_mod_rv(b_offset, col0 + c0, ldb, row0);
-    uint first = (RV - run0_rv) % RV + j * RV; // tile row of the vectors' first element
+    uint run0_place = place_mod_b_align(b_offset, col0 + c0, ldb, row0);
+    // The tile row of the vectors' first element.
+    uint first = (R_B_ALIGN - run0_place) % R_B_ALIGN + j * RV;
     if (first >= row_begin && row0 + first + RV <= rows) {
         uint row_place[RV];
 #pragma unroll
@@ -939,11 +955,22 @@ transpose_realigned(ulong rows, ulong cols, const __global ELEM *restrict a, ulo
                 b[run + r] = SCALE_ONE(R_ELEMENT(r, c));
         }
     }
-    // B's elements before the first whole vector of each row.
+    // B's elements before the first whole run of each row: those before
+    // its first whole vector one by one, the vectors up to the run whole.
     if (row0 == 0 && (int)lid < col_limit) {
         ulong run = b_offset + (col0 + lid) * ldb;
-        uint run_rv = place_mod_rv(b_offset, col0 + lid, ldb, 0);
-        for (uint r = 0; r < (RV - run_rv) % RV && r < rows; ++r)
+        uint lead = (R_B_ALIGN - place_mod_b_align(b_offset, col0 + lid, ldb, 0)) % R_B_ALIGN;
+        uint r = 0;
+        for (; r < lead % RV && r < rows; ++r)
+            b[run + r] = SCALE_ONE(R_ELEMENT(r, lid));
+        for (; r + RV <= lead && r + RV <= rows; r += RV) {
+            ELEM g[RV];
+#pragma unroll
+            for (uint q = 0; q < RV; ++q)
+                g[q] = SCALE_ONE(R_ELEMENT(r + q, lid));
+            STORE16(b + run + r, r_words(g));
+        }
+        for (; r < lead && r < rows; ++r)
             b[run + r] = SCALE_ONE(R_ELEMENT(r, lid));
     }
 }

@@ -175,9 +175,13 @@ done:
 
 // Layouts of one shape: packed; offsets and leading dimensions that keep
 // 16-element alignment; and misaligned ones. Shapes of 4096 elements or
-// more add every row of B equally misaligned, ldb a multiple of 128 (the
+// more add every row of B equally misaligned: ldb a multiple of 128 (the
 // realigned kernel then moves its tiles so that their runs of B start on
-// 128-byte lines), B's offset past a vector of every element size.
+// 128-byte lines), B's offset past a vector of every element size; and ldb
+// 32 past a multiple of 128 (a multiple of a 32-byte sector, not of a line,
+// for 1- and 2-byte elements: the realigned kernel's runs of B then start on
+// one tile row, and it reads only the rows they need).
+#define MAX_LAYOUTS 5
 static size_t layouts_of(size_t rows, size_t cols, struct layout *out)
 {
     out[0] = (struct layout){rows, cols, 0, cols ? cols : 1, 0, rows ? rows : 1};
@@ -186,7 +190,8 @@ static size_t layouts_of(size_t rows, size_t cols, struct layout *out)
     if (rows * cols < 4096)
         return 3;
     out[3] = (struct layout){rows, cols, 1, cols, 37, (rows + 127) / 128 * 128};
-    return 4;
+    out[4] = (struct layout){rows, cols, 5, cols + 3, 9, (rows + 127) / 128 * 128 + 32};
+    return MAX_LAYOUTS;
 }
 
 static const size_t small_shapes[][2] = {
@@ -209,7 +214,7 @@ static void check_shapes(struct run *run, int small, unsigned long long *seed)
     for (size_t s = 0; s < SIZE_COUNT; ++s)
         for (size_t k = 0; k < count; ++k) {
             const size_t *shape = small ? small_shapes[k] : shapes[k];
-            struct layout layouts[4];
+            struct layout layouts[MAX_LAYOUTS];
             size_t n = layouts_of(shape[0], shape[1], layouts);
             for (size_t i = 0; i < n; ++i)
                 check_transpose(run, s, &layouts[i], seed);
@@ -235,7 +240,7 @@ static void check_shapes(struct run *run, int small, unsigned long long *seed)
     // kernel's lines), took the realigned kernel.
     for (size_t s = 0; s < 2 && !small; ++s)
         if (run->expect_realigned[s]) {
-            struct layout narrow[4];
+            struct layout narrow[MAX_LAYOUTS];
             layouts_of(1200, 60, narrow);
             check_transpose(run, s, &narrow[2], seed);
             CHECK(strncmp(tailor_last_variant(), "realigned-", 10) == 0,
@@ -399,7 +404,7 @@ static void check_scaling(struct run *run, int small, unsigned long long *seed)
         if (!single && !run->device->info.has_fp64)
             continue;
         for (size_t s = 0; s < shape_count; ++s) {
-            struct layout layouts[4];
+            struct layout layouts[MAX_LAYOUTS];
             size_t n = layouts_of(scaled_shapes[s][0], scaled_shapes[s][1], layouts);
             for (size_t i = 0; i < n; ++i)
                 for (size_t k = 0; k < sizeof alphas / sizeof alphas[0]; ++k)

@@ -55,7 +55,7 @@ static inline unsigned transpose_spans_area_log2(size_t element_bytes)
 // The realigned kernel (R_* in cl/transpose.cl, which says why these sizes):
 // tiles of A of transpose_realigned_rows x transpose_realigned_cols elements, moved in
 // 16-byte vectors through local memory that holds, for each tile row and the
-// 15 / element_bytes rows below, the vectors covering its run, rows padded
+// 31 / element_bytes rows below, the vectors covering its run, rows padded
 // to an odd number of words and by a word more every vector's worth of rows.
 static inline size_t transpose_realigned_rows(size_t element_bytes)
 {
@@ -68,7 +68,7 @@ static inline size_t transpose_realigned_cols(size_t element_bytes)
 static inline size_t transpose_realigned_local_bytes(size_t element_bytes)
 {
     size_t vector = 16 / element_bytes, word = element_bytes < 4 ? 4 / element_bytes : 1;
-    size_t rows = transpose_realigned_rows(element_bytes) + vector - 1;
+    size_t rows = transpose_realigned_rows(element_bytes) + 32 / element_bytes - 1;
     size_t pitch = transpose_realigned_cols(element_bytes) + vector + word;
     return ((rows * pitch + rows / vector * word) * element_bytes + 3) / 4 * 4;
 }
