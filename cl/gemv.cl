@@ -245,14 +245,16 @@ __kernel void gemv_gather_x(const __global IN_T *x, ulong x_base, long incx, ulo
 #define COL_UNROLL (GEMV_COL_UNROLL / 2)
 #endif
 #define COLV CAT(float, COL_VEC)
-#define COL_TAIL_LOADS (COL_UNROLL > 1 ? COL_UNROLL - 1 : 1)
+// The loads of a lane's last elements or vectors where U are in flight:
+// fewer than U, at least one.
+#define TAIL_LOADS_OF(U) ((U) > 1 ? (U) - 1 : 1)
+#define COL_TAIL_LOADS TAIL_LOADS_OF(COL_UNROLL)
 #define VSTORE_COL CAT(vstore, COL_VEC)
 
 #define ADD(a, b) ((a) + (b))
 DEFINE_SEGMENT_REDUCE(segment_sum, float, ADD, 0.0f)
 
-// The loads of a lane's last elements or vectors, fewer than GEMV_UNROLL.
-#define TAIL_LOADS (GEMV_UNROLL > 1 ? GEMV_UNROLL - 1 : 1)
+#define TAIL_LOADS TAIL_LOADS_OF(GEMV_UNROLL)
 // Loads in flight of the scalar kernels for long lines (dots_scalar_long).
 #define LONG_UNROLL (2 * GEMV_UNROLL < 16 ? 2 * GEMV_UNROLL : 16)
 
@@ -274,11 +276,11 @@ DEFINE_SEGMENT_REDUCE(segment_sum, float, ADD, 0.0f)
                     acc[b] += LOAD_IN(a, at[b] + j + u * lanes) * xs[u];                       \
         }                                                                                      \
         if (j < end) {                                                                         \
-            float xs[(UNROLL) > 1 ? (UNROLL) - 1 : 1];                                         \
-            for (uint u = 0; u < ((UNROLL) > 1 ? (UNROLL) - 1 : 1); ++u)                       \
+            float xs[TAIL_LOADS_OF(UNROLL)];                                                   \
+            for (uint u = 0; u < TAIL_LOADS_OF(UNROLL); ++u)                                   \
                 xs[u] = x_at(x, x_base, incx, min(j + u * lanes, end - 1));                    \
             for (uint b = 0; b < batch; ++b)                                                   \
-                for (uint u = 0; u < ((UNROLL) > 1 ? (UNROLL) - 1 : 1); ++u) {                 \
+                for (uint u = 0; u < TAIL_LOADS_OF(UNROLL); ++u) {                             \
                     float product = LOAD_IN(a, at[b] + min(j + u * lanes, end - 1)) * xs[u];   \
                     acc[b] += j + u * lanes < end ? product : 0.0f;                            \
                 }                                                                              \
