@@ -479,12 +479,13 @@ TEMPLATE void dots_vector_staged(const __global IN_T *a, const ulong *at, uint b
 // Row kernels: segment s of `lanes` work-items computes lines first + s +
 // b * segments (b < batch) of the group's block. Lines past the end load the
 // last line and discard it, so every work-item reaches the reductions.
-// `loads`: 0 scalar, 1 vector, 2 vector, shifted, 3 scalar, LONG_UNROLL in flight.
+// `loads`: GEMV_LOADS_* (symbols.h).
 TEMPLATE void gemv_rows(CALL_PARAMETERS, __local float *reduce_scratch, __local uint *last_flag,
                       __local floatV *x_local, uint lanes, uint batch, int loads, int staged,
                       int split)
 {
-    const int vector = loads == 1 || loads == 2, scalar_long = loads == 3;
+    const int vector = loads == GEMV_LOADS_VECTOR || loads == GEMV_LOADS_SHIFTED;
+    const int shifted = loads == GEMV_LOADS_SHIFTED, scalar_long = loads == GEMV_LOADS_SCALAR_LONG;
     const uint lid = get_local_id(0), lane = lid & (lanes - 1), segments = GEMV_ROW_WG / lanes;
     const ulong first = get_group_id(0) * (ulong)(segments * batch) + lid / lanes;
     const ulong begin = get_group_id(1) * slice, end = min(k, begin + slice);
@@ -500,9 +501,9 @@ TEMPLATE void gemv_rows(CALL_PARAMETERS, __local float *reduce_scratch, __local 
     }
     if (staged)
         dots_vector_staged(a, at, batch, x, x_base, incx, begin, end, head, lane, lanes, acc, x_local,
-                           loads == 2);
+                           shifted);
     else if (vector)
-        dots_vector(a, at, batch, x, x_base, incx, begin, end, head, lane, lanes, acc, loads == 2);
+        dots_vector(a, at, batch, x, x_base, incx, begin, end, head, lane, lanes, acc, shifted);
     else if (scalar_long)
         dots_scalar_long(a, at, batch, x, x_base, incx, begin, end, lane, lanes, acc);
     else
@@ -581,31 +582,42 @@ TEMPLATE void gemv_rows(CALL_PARAMETERS, __local float *reduce_scratch, __local 
 
 // Several lines per lockstep group, for short dots (the host picks the
 // narrowest segment that covers k), with scalar or vector loads.
-DEFINE_ROW_KERNEL(gemv_row_lanes1, gemv_row_lanes1_split, 1, GEMV_ROW_BATCH, 0)
-DEFINE_ROW_KERNEL(gemv_row_lanes1_vec, gemv_row_lanes1_vec_split, 1, GEMV_ROW_BATCH, 1)
-DEFINE_ROW_KERNEL(gemv_row_lanes2, gemv_row_lanes2_split, 2, GEMV_ROW_BATCH, 0)
-DEFINE_ROW_KERNEL(gemv_row_lanes2_vec, gemv_row_lanes2_vec_split, 2, GEMV_ROW_BATCH, 1)
-DEFINE_ROW_KERNEL(gemv_row_lanes4, gemv_row_lanes4_split, 4, GEMV_ROW_BATCH, 0)
-DEFINE_ROW_KERNEL(gemv_row_lanes4_vec, gemv_row_lanes4_vec_split, 4, GEMV_ROW_BATCH, 1)
-DEFINE_ROW_KERNEL(gemv_row_lanes8, gemv_row_lanes8_split, 8, GEMV_ROW_BATCH, 0)
-DEFINE_ROW_KERNEL(gemv_row_lanes8_vec, gemv_row_lanes8_vec_split, 8, GEMV_ROW_BATCH, 1)
-DEFINE_ROW_KERNEL(gemv_row_lanes16, gemv_row_lanes16_split, 16, GEMV_ROW_BATCH, 0)
-DEFINE_ROW_KERNEL(gemv_row_lanes16_vec, gemv_row_lanes16_vec_split, 16, GEMV_ROW_BATCH, 1)
-DEFINE_ROW_KERNEL(gemv_row_lanes32, gemv_row_lanes32_split, 32, GEMV_ROW_BATCH, 0)
-DEFINE_ROW_KERNEL(gemv_row_lanes32_vec, gemv_row_lanes32_vec_split, 32, GEMV_ROW_BATCH, 1)
+DEFINE_ROW_KERNEL(gemv_row_lanes1, gemv_row_lanes1_split, 1, GEMV_ROW_BATCH, GEMV_LOADS_SCALAR)
+DEFINE_ROW_KERNEL(gemv_row_lanes1_vec, gemv_row_lanes1_vec_split,
+                  1, GEMV_ROW_BATCH, GEMV_LOADS_VECTOR)
+DEFINE_ROW_KERNEL(gemv_row_lanes2, gemv_row_lanes2_split, 2, GEMV_ROW_BATCH, GEMV_LOADS_SCALAR)
+DEFINE_ROW_KERNEL(gemv_row_lanes2_vec, gemv_row_lanes2_vec_split,
+                  2, GEMV_ROW_BATCH, GEMV_LOADS_VECTOR)
+DEFINE_ROW_KERNEL(gemv_row_lanes4, gemv_row_lanes4_split, 4, GEMV_ROW_BATCH, GEMV_LOADS_SCALAR)
+DEFINE_ROW_KERNEL(gemv_row_lanes4_vec, gemv_row_lanes4_vec_split,
+                  4, GEMV_ROW_BATCH, GEMV_LOADS_VECTOR)
+DEFINE_ROW_KERNEL(gemv_row_lanes8, gemv_row_lanes8_split, 8, GEMV_ROW_BATCH, GEMV_LOADS_SCALAR)
+DEFINE_ROW_KERNEL(gemv_row_lanes8_vec, gemv_row_lanes8_vec_split,
+                  8, GEMV_ROW_BATCH, GEMV_LOADS_VECTOR)
+DEFINE_ROW_KERNEL(gemv_row_lanes16, gemv_row_lanes16_split, 16, GEMV_ROW_BATCH, GEMV_LOADS_SCALAR)
+DEFINE_ROW_KERNEL(gemv_row_lanes16_vec, gemv_row_lanes16_vec_split,
+                  16, GEMV_ROW_BATCH, GEMV_LOADS_VECTOR)
+DEFINE_ROW_KERNEL(gemv_row_lanes32, gemv_row_lanes32_split, 32, GEMV_ROW_BATCH, GEMV_LOADS_SCALAR)
+DEFINE_ROW_KERNEL(gemv_row_lanes32_vec, gemv_row_lanes32_vec_split,
+                  32, GEMV_ROW_BATCH, GEMV_LOADS_VECTOR)
 // One lockstep group (ROW_LANES work-items) per line; scalar, vector or
 // shifted vector loads.
-DEFINE_ROW_KERNEL(gemv_row_wide, gemv_row_wide_split, ROW_LANES, GEMV_ROW_BATCH, 0)
-DEFINE_ROW_KERNEL(gemv_row_wide_vec, gemv_row_wide_vec_split, ROW_LANES, GEMV_ROW_BATCH, 1)
-DEFINE_ROW_KERNEL(gemv_row_wide_shifted, gemv_row_wide_shifted_split, ROW_LANES, GEMV_ROW_BATCH, 2)
-DEFINE_ROW_KERNEL(gemv_row_wide_long, gemv_row_wide_long_split, ROW_LANES, GEMV_ROW_BATCH, 3)
+DEFINE_ROW_KERNEL(gemv_row_wide, gemv_row_wide_split, ROW_LANES, GEMV_ROW_BATCH, GEMV_LOADS_SCALAR)
+DEFINE_ROW_KERNEL(gemv_row_wide_vec, gemv_row_wide_vec_split,
+                  ROW_LANES, GEMV_ROW_BATCH, GEMV_LOADS_VECTOR)
+DEFINE_ROW_KERNEL(gemv_row_wide_shifted, gemv_row_wide_shifted_split,
+                  ROW_LANES, GEMV_ROW_BATCH, GEMV_LOADS_SHIFTED)
+DEFINE_ROW_KERNEL(gemv_row_wide_long, gemv_row_wide_long_split,
+                  ROW_LANES, GEMV_ROW_BATCH, GEMV_LOADS_SCALAR_LONG)
 // A whole work-group per line, for long dots.
-DEFINE_ROW_KERNEL(gemv_row_group, gemv_row_group_split, GEMV_ROW_WG, 1, 0)
-DEFINE_ROW_KERNEL(gemv_row_group_vec, gemv_row_group_vec_split, GEMV_ROW_WG, 1, 1)
-DEFINE_ROW_KERNEL(gemv_row_group_shifted, gemv_row_group_shifted_split, GEMV_ROW_WG, 1, 2)
-DEFINE_STAGED_ROW_KERNEL(gemv_row_wide_staged, gemv_row_wide_staged_split, ROW_LANES, GEMV_ROW_BATCH, 1)
-DEFINE_STAGED_ROW_KERNEL(gemv_row_wide_staged_shifted, gemv_row_wide_staged_shifted_split, ROW_LANES,
-                         GEMV_ROW_BATCH, 2)
+DEFINE_ROW_KERNEL(gemv_row_group, gemv_row_group_split, GEMV_ROW_WG, 1, GEMV_LOADS_SCALAR)
+DEFINE_ROW_KERNEL(gemv_row_group_vec, gemv_row_group_vec_split, GEMV_ROW_WG, 1, GEMV_LOADS_VECTOR)
+DEFINE_ROW_KERNEL(gemv_row_group_shifted, gemv_row_group_shifted_split,
+                  GEMV_ROW_WG, 1, GEMV_LOADS_SHIFTED)
+DEFINE_STAGED_ROW_KERNEL(gemv_row_wide_staged, gemv_row_wide_staged_split,
+                         ROW_LANES, GEMV_ROW_BATCH, GEMV_LOADS_VECTOR)
+DEFINE_STAGED_ROW_KERNEL(gemv_row_wide_staged_shifted, gemv_row_wide_staged_shifted_split,
+                         ROW_LANES, GEMV_ROW_BATCH, GEMV_LOADS_SHIFTED)
 
 // Column kernels: a group of TX x TY work-items takes TX * COL_VEC
 // consecutive outputs; work-item (tx, ty) holds COL_VEC of them and

@@ -69,4 +69,13 @@
 #define GEMV_CALL_Y_TYPE 13
 #define GEMV_CALL_HEAD 14
 
+// How a GEMV row kernel loads its lines (gemv_rows' `loads`; src/ops/gemv
+// indexes its row kernels by it): element by element; in vectors, lines
+// starting on one; in vectors, lines sharing an alignment off it (from each
+// line's head on); element by element, more loads in flight (long lines).
+#define GEMV_LOADS_SCALAR 0
+#define GEMV_LOADS_VECTOR 1
+#define GEMV_LOADS_SHIFTED 2
+#define GEMV_LOADS_SCALAR_LONG 3
+
 #endif

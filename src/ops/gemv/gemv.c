@@ -265,18 +265,17 @@ static kernel_pairs lane_kernels[] = {
     {{KERNEL_GEMV_ROW_LANES32, KERNEL_GEMV_ROW_LANES32_SPLIT},
      {KERNEL_GEMV_ROW_LANES32_VEC, KERNEL_GEMV_ROW_LANES32_VEC_SPLIT}},
 };
-// One lockstep group and one work-group per line, by [scalar, vector or
-// shifted vector loads] (gemv_rows' `loads`); for one lockstep group, also
-// [scalar loads of long lines].
+// One lockstep group and one work-group per line, by how they load lines
+// (cl/symbols.h's GEMV_LOADS_*; long lines: one lockstep group only).
 static const enum kernel_id wide_kernels[4][2] = {
-    {KERNEL_GEMV_ROW_WIDE, KERNEL_GEMV_ROW_WIDE_SPLIT},
-    {KERNEL_GEMV_ROW_WIDE_VEC, KERNEL_GEMV_ROW_WIDE_VEC_SPLIT},
-    {KERNEL_GEMV_ROW_WIDE_SHIFTED, KERNEL_GEMV_ROW_WIDE_SHIFTED_SPLIT},
-    {KERNEL_GEMV_ROW_WIDE_LONG, KERNEL_GEMV_ROW_WIDE_LONG_SPLIT}};
+    [GEMV_LOADS_SCALAR] = {KERNEL_GEMV_ROW_WIDE, KERNEL_GEMV_ROW_WIDE_SPLIT},
+    [GEMV_LOADS_VECTOR] = {KERNEL_GEMV_ROW_WIDE_VEC, KERNEL_GEMV_ROW_WIDE_VEC_SPLIT},
+    [GEMV_LOADS_SHIFTED] = {KERNEL_GEMV_ROW_WIDE_SHIFTED, KERNEL_GEMV_ROW_WIDE_SHIFTED_SPLIT},
+    [GEMV_LOADS_SCALAR_LONG] = {KERNEL_GEMV_ROW_WIDE_LONG, KERNEL_GEMV_ROW_WIDE_LONG_SPLIT}};
 static const enum kernel_id group_kernels[3][2] = {
-    {KERNEL_GEMV_ROW_GROUP, KERNEL_GEMV_ROW_GROUP_SPLIT},
-    {KERNEL_GEMV_ROW_GROUP_VEC, KERNEL_GEMV_ROW_GROUP_VEC_SPLIT},
-    {KERNEL_GEMV_ROW_GROUP_SHIFTED, KERNEL_GEMV_ROW_GROUP_SHIFTED_SPLIT}};
+    [GEMV_LOADS_SCALAR] = {KERNEL_GEMV_ROW_GROUP, KERNEL_GEMV_ROW_GROUP_SPLIT},
+    [GEMV_LOADS_VECTOR] = {KERNEL_GEMV_ROW_GROUP_VEC, KERNEL_GEMV_ROW_GROUP_VEC_SPLIT},
+    [GEMV_LOADS_SHIFTED] = {KERNEL_GEMV_ROW_GROUP_SHIFTED, KERNEL_GEMV_ROW_GROUP_SHIFTED_SPLIT}};
 // The wide vector kernels with x staged in local memory, by [vector or
 // shifted vector loads].
 static kernel_pairs wide_staged_kernels = {
@@ -365,7 +364,11 @@ static void plan_rows(const struct gemv_call *c, struct gemv_plan *p)
     static const char *const scalar_lines[2][2] = {{"", "/long-lines"},
                                                    {"/general-stride", "/general-stride/long-lines"}};
     const char *lines = shifted ? "/shifted" : scalar_lines[wants_vector && !vector][long_lines];
-    name_variant(p, staged ? wide_staged_kernels[shifted] : family[long_lines ? 3 : vector + shifted],
+    int loads = long_lines ? GEMV_LOADS_SCALAR_LONG
+                : shifted  ? GEMV_LOADS_SHIFTED
+                : vector   ? GEMV_LOADS_VECTOR
+                           : GEMV_LOADS_SCALAR;
+    name_variant(p, staged ? wide_staged_kernels[shifted] : family[loads],
                  vector ? (size_t)width : 0, staged ? "/staged-x" : p->gather_x ? "/gathered-x" : "",
                  lines);
 }
