@@ -570,7 +570,15 @@ store_local(ulong rows, ulong cols, __global ELEM *b, ulong ldb,
 // streamed doubles.
 #define BLOCK TRANSPOSE_CPU_BLOCK
 #define CPU_LINE_BYTES 64
-#define STREAM_TILES (VEC * (uint)sizeof(ELEM) < CPU_LINE_BYTES ? CPU_LINE_BYTES / (VEC * (uint)sizeof(ELEM)) : 1)
+#define TILES_PER_LINE (VEC * (uint)sizeof(ELEM) < CPU_LINE_BYTES ? CPU_LINE_BYTES / (VEC * (uint)sizeof(ELEM)) : 1)
+#define STREAM_TILES TILES_PER_LINE
+// Tiles of 8- and 16-byte elements (a few elements each) side by side
+// along A's rows, as many as cover a 64-byte line of A, so that one pass
+// down the block reads each line of A whole (a later pass found the rest of
+// a line evicted where A's rows map to few cache sets) and each row of a
+// pass moves more than one small tile. Smaller elements' tiles are larger,
+// and side by side they ran no faster (doc/performance.md).
+#define LINE_TILES (ELEMENT_BYTES >= 8 && TILES_PER_LINE * VEC <= BLOCK ? TILES_PER_LINE : 1)
 
 // Transposes (and scales) the tile of A at `from` into v. Always inlined:
 // POCL's compiler kept it out of line in the 1-byte programs, a call per
@@ -599,29 +607,42 @@ transpose_block(ulong rows, ulong cols, const __global ELEM *a, ulong lda,
         block_rows = row0 >= rows ? 0 : rows - row0 < BLOCK ? (uint)(rows - row0) : BLOCK;
         block_cols = col0 >= cols ? 0 : cols - col0 < BLOCK ? (uint)(cols - col0) : BLOCK;
     }
-    for (uint c = 0; c < block_cols; c += VEC) {
+    // Border blocks (all of a narrow matrix's) move one tile at a time (side
+    // by side, tall-skinny matrices ran slower).
+    const uint line_tiles = WHOLE(mode) ? LINE_TILES : 1;
+    for (uint c = 0; c < block_cols; c += line_tiles * VEC) {
         uint valid_cols = WHOLE(mode) ? VEC : min((uint)VEC, block_cols - c);
         const __global ELEM *from = a + row0 * lda + col0 + c;
         __global ELEM *to = b + (col0 + c) * ldb + row0;
         uint r = 0;
         if (stream && VECTOR_ALIGNED(mode) && valid_cols == VEC) {
             for (; r + STREAM_TILES * VEC <= block_rows; r += STREAM_TILES * VEC) {
-                ROW v[STREAM_TILES][VEC];
+                ROW v[LINE_TILES][STREAM_TILES][VEC];
 #pragma unroll
-                for (uint t = 0; t < STREAM_TILES; ++t)
-                    transposed_tile(v[t], from + (r + t * VEC) * lda, lda, VEC, VEC ALPHA_ARGUMENT, mode);
-#pragma unroll
-                for (uint k = 0; k < VEC; ++k)
+                for (uint l = 0; l < line_tiles; ++l)
 #pragma unroll
                     for (uint t = 0; t < STREAM_TILES; ++t)
-                        __builtin_nontemporal_store(v[t][k], (__global ROW *)(to + k * ldb + r + t * VEC));
+                        transposed_tile(v[l][t], from + (r + t * VEC) * lda + l * VEC, lda, VEC, VEC ALPHA_ARGUMENT,
+                                        mode);
+#pragma unroll
+                for (uint l = 0; l < line_tiles; ++l)
+#pragma unroll
+                    for (uint k = 0; k < VEC; ++k)
+#pragma unroll
+                        for (uint t = 0; t < STREAM_TILES; ++t)
+                            __builtin_nontemporal_store(
+                                v[l][t][k], (__global ROW *)(to + (l * VEC + k) * ldb + r + t * VEC));
             }
         }
         for (; r < block_rows; r += VEC) {
             uint valid_rows = WHOLE(mode) ? VEC : min((uint)VEC, block_rows - r);
-            ROW v[VEC];
-            transposed_tile(v, from + r * lda, lda, valid_rows, valid_cols ALPHA_ARGUMENT, mode);
-            store_tile(to + r, ldb, v, valid_cols, valid_rows, mode);
+            ROW v[LINE_TILES][VEC];
+#pragma unroll
+            for (uint l = 0; l < line_tiles; ++l)
+                transposed_tile(v[l], from + r * lda + l * VEC, lda, valid_rows, valid_cols ALPHA_ARGUMENT, mode);
+#pragma unroll
+            for (uint l = 0; l < line_tiles; ++l)
+                store_tile(to + r + l * VEC * ldb, ldb, v[l], valid_cols, valid_rows, mode);
         }
     }
 }
