@@ -1694,6 +1694,54 @@ copy_run(const __global ELEM *a, ulong a_stride, __global ELEM *b, ulong b_strid
         b[i * b_stride] = SCALE_ONE(a[i * a_stride]);
 }
 
+// x86 CPUs with AVX-512 move a small stride's elements a 64-byte window at a
+// time (cl/x86_windows.cl): the lanes between the strided elements stay
+// untouched in memory, as B's elements between them are not the call's to
+// write. One store per element, as copy_run moves them, bounded the copy at
+// about one and a half elements a cycle.
+#include "x86_windows.cl"
+#if WINDOW_COPY
+// Strides that put at least WINDOW_MIN_ELEMENTS elements in a window.
+#define WINDOW_MIN_ELEMENTS 4
+#define WINDOW_MAX_STRIDE ((WINDOW_LANES - 1) / (WINDOW_MIN_ELEMENTS - 1))
+#if SCALED && ELEMENT_BYTES == 4
+#define SCALE_WINDOW(v) as_int16(SCALE_ONE(as_float16(v)))
+#elif SCALED
+#define SCALE_WINDOW(v) as_long8(SCALE_ONE(as_double8(v)))
+#else
+#define SCALE_WINDOW(v) (v)
+#endif
+
+// Moves the run's elements from i, `per` a window, between a contiguous side
+// and one `stride` apart (`scatter`: B strided) while a window's worth remain
+// before `end`; returns the first element not moved.
+static inline __attribute__((always_inline)) ulong
+window_copy(const __global ELEM *a, __global ELEM *b, uint stride, ulong i, ulong end, const int scatter ALPHA_PARAMETER)
+{
+    uint per = (WINDOW_LANES - 1) / stride + 1;
+    window_mask spread = 0, head = 0;
+    for (uint j = 0; j < WINDOW_LANES; ++j) {
+        if (j % stride == 0)
+            spread |= (window_mask)1 << j;
+        if (j < per)
+            head |= (window_mask)1 << j;
+    }
+    union {
+        window_index v;
+        index_element e[INDEX_LANES];
+    } index;
+    for (uint j = 0; j < INDEX_LANES; ++j)
+        index.e[j] = (index_element)window_index_lane(j, stride, per, scatter);
+    if (scatter)
+        for (; i + per <= end; i += per)
+            WINDOW_STORE(b + i * stride, SCALE_WINDOW(window_place(WINDOW_LOAD(a + i, head), index.v)), spread);
+    else
+        for (; i + per <= end; i += per)
+            WINDOW_STORE(b + i, SCALE_WINDOW(window_pick(WINDOW_LOAD(a + i * stride, spread), index.v)), head);
+    return i;
+}
+#endif
+
 __kernel void transpose_copy_runs(ulong count, const __global ELEM *restrict a, ulong a_offset,
                                   ulong a_stride, __global ELEM *restrict b, ulong b_offset,
                                   ulong b_stride, ulong run ALPHA_PARAMETER)
@@ -1702,10 +1750,19 @@ __kernel void transpose_copy_runs(ulong count, const __global ELEM *restrict a, 
     b += b_offset;
     ulong first = (ulong)get_global_id(0) * run, end = min(count, first + run);
     // One row (A contiguous) or one column (B contiguous).
-    if (a_stride == 1)
+    if (a_stride == 1) {
+#if WINDOW_COPY
+        if (b_stride <= WINDOW_MAX_STRIDE)
+            first = window_copy(a, b, (uint)b_stride, first, end, 1 ALPHA_ARGUMENT);
+#endif
         copy_run(a, 1, b, b_stride, first, end ALPHA_ARGUMENT);
-    else
+    } else {
+#if WINDOW_COPY
+        if (a_stride <= WINDOW_MAX_STRIDE)
+            first = window_copy(a, b, (uint)a_stride, first, end, 0 ALPHA_ARGUMENT);
+#endif
         copy_run(a, a_stride, b, 1, first, end ALPHA_ARGUMENT);
+    }
 }
 #undef COPY_BLOCK
 #endif

@@ -308,6 +308,25 @@ static void check_shapes(struct run *run, int small, unsigned long long *seed)
                       element_sizes[s], copy_names[c]);
 }
 
+// One row written to B, or one column read from A, with small strides (the
+// CPU method's masked windows on x86 CPUs with AVX-512, from 4 elements a
+// window to 2): runs that end inside a window and in the element loop after
+// it, offsets.
+static void check_strided_copies(struct run *run, unsigned long long *seed)
+{
+    static const size_t lengths[] = {45, 9001};
+    static const size_t strides[] = {2, 3, 5, 6, 10, 11, 21, 22};
+    for (size_t s = 0; s < SIZE_COUNT; ++s)
+        for (size_t n = 0; n < sizeof lengths / sizeof lengths[0]; ++n)
+            for (size_t k = 0; k < sizeof strides / sizeof strides[0]; ++k) {
+                size_t length = lengths[n], stride = strides[k];
+                struct layout row = {1, length, 1, length, 3, stride};
+                struct layout column = {length, 1, 2, stride, 5, length};
+                check_transpose(run, s, &row, seed);
+                check_transpose(run, s, &column, seed);
+            }
+}
+
 // B = alpha * A^T for float (single = 1) or double, values from [-4, 4) and
 // specials: NaN, a signaling NaN, infinities, zeros of both signs, the largest
 // finite value (which overflows when scaled).
@@ -410,6 +429,11 @@ static void check_scaling(struct run *run, int small, unsigned long long *seed)
                 for (size_t k = 0; k < sizeof alphas / sizeof alphas[0]; ++k)
                     check_scaled(run, single, alphas[k], &layouts[i], seed);
         }
+        // A row written, a column read, two elements apart.
+        const struct layout strided[] = {{1, 300, 1, 300, 3, 2}, {300, 1, 2, 2, 1, 300}};
+        for (size_t i = 0; i < 2 && !small; ++i)
+            for (size_t k = 0; k < sizeof alphas / sizeof alphas[0]; ++k)
+                check_scaled(run, single, alphas[k], &strided[i], seed);
     }
 }
 
@@ -544,6 +568,8 @@ static void run_config(const struct test_device *device, const char *profile, co
                                   (size_t)run.vector_bytes >= 2 * element_sizes[s];
     }
     check_shapes(&run, small, seed);
+    if (!small)
+        check_strided_copies(&run, seed);
     check_scaling(&run, small, seed);
     if (!small && !config->tuning) {
         check_wait_list(&run, 0, 5);
