@@ -1722,7 +1722,8 @@ copy_run(const __global ELEM *a, ulong a_stride, __global ELEM *b, ulong b_strid
 // and one `stride` apart (`scatter`: B strided) while a window's worth remain
 // before `end`; returns the first element not moved.
 static inline __attribute__((always_inline)) ulong
-window_copy(const __global ELEM *a, __global ELEM *b, uint stride, ulong i, ulong end, const int scatter ALPHA_PARAMETER)
+window_copy(const __global ELEM *a, __global ELEM *b, uint stride, ulong i, ulong end,
+            const int scatter ALPHA_PARAMETER)
 {
     uint per = (WINDOW_LANES - 1) / stride + 1;
     window_mask spread = 0, head = 0;
@@ -1740,10 +1741,12 @@ window_copy(const __global ELEM *a, __global ELEM *b, uint stride, ulong i, ulon
         index.e[j] = (index_element)window_index_lane(j, stride, per, scatter);
     if (scatter)
         for (; i + per <= end; i += per)
-            WINDOW_STORE(b + i * stride, SCALE_WINDOW(window_place(WINDOW_LOAD(a + i, head), index.v)), spread);
+            WINDOW_STORE(b + i * stride, SCALE_WINDOW(window_place(WINDOW_LOAD(a + i, head), index.v)),
+                         spread);
     else
         for (; i + per <= end; i += per)
-            WINDOW_STORE(b + i, SCALE_WINDOW(window_pick(WINDOW_LOAD(a + i * stride, spread), index.v)), head);
+            WINDOW_STORE(b + i, SCALE_WINDOW(window_pick(WINDOW_LOAD(a + i * stride, spread), index.v)),
+                         head);
     return i;
 }
 #endif

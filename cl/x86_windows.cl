@@ -31,7 +31,8 @@ typedef uchar window_mask;
 #endif
 // The builtins take private pointers; a CPU's address spaces are one.
 #define FLAT(T, p) ((T)(ulong)(p))
-#define WINDOW_LOAD(p, m) CAT(__builtin_ia32_loaddqu, CAT(LANE_NAME, 512_mask))(FLAT(const void *, p), (window)(0), m)
+#define WINDOW_LOAD(p, m)                                                                           \
+    CAT(__builtin_ia32_loaddqu, CAT(LANE_NAME, 512_mask))(FLAT(const void *, p), (window)(0), m)
 #define WINDOW_STORE(p, v, m) CAT(__builtin_ia32_storedqu, CAT(LANE_NAME, 512_mask))(FLAT(void *, p), v, m)
 
 #if ELEMENT_BYTES == 1
@@ -85,7 +86,9 @@ static inline uint window_index_lane(uint j, uint stride, uint per, const int sc
 #if ELEMENT_BYTES == 1
     // Lane j is word j: bytes 2j and 2j + 1 (scatter), or element j.
     if (scatter)
-        return 2 * j % stride == 0 ? 2 * j / stride : (2 * j + 1) % stride == 0 ? 32 + (2 * j + 1) / stride : 0;
+        return 2 * j % stride == 0         ? 2 * j / stride
+               : (2 * j + 1) % stride == 0 ? 32 + (2 * j + 1) / stride
+                                           : 0;
     return j < per ? j * stride / 2 + (j * stride % 2) * 32 : 0;
 #else
     return scatter ? (j % stride == 0 ? j / stride : 0) : j < per ? j * stride : 0;
