@@ -1723,7 +1723,7 @@ copy_run(const __global ELEM *a, ulong a_stride, __global ELEM *b, ulong b_strid
 // before `end`; returns the first element not moved.
 static inline __attribute__((always_inline)) ulong
 window_copy(const __global ELEM *a, __global ELEM *b, uint stride, ulong i, ulong end,
-            const int scatter ALPHA_PARAMETER)
+            int scatter ALPHA_PARAMETER)
 {
     uint per = (WINDOW_LANES - 1) / stride + 1;
     window_mask spread = 0, head = 0;
@@ -1758,20 +1758,16 @@ __kernel void transpose_copy_runs(ulong count, const __global ELEM *restrict a, 
     a += a_offset;
     b += b_offset;
     ulong first = (ulong)get_global_id(0) * run, end = min(count, first + run);
-    // One row (A contiguous) or one column (B contiguous).
-    if (a_stride == 1) {
+    // One row (A contiguous) or one column (B contiguous): one stride is 1.
 #if WINDOW_COPY
-        if (b_stride <= WINDOW_MAX_STRIDE)
-            first = window_copy(a, b, (uint)b_stride, first, end, 1 ALPHA_ARGUMENT);
+    ulong stride = max(a_stride, b_stride);
+    if (stride <= WINDOW_MAX_STRIDE)
+        first = window_copy(a, b, (uint)stride, first, end, a_stride == 1 ALPHA_ARGUMENT);
 #endif
+    if (a_stride == 1)
         copy_run(a, 1, b, b_stride, first, end ALPHA_ARGUMENT);
-    } else {
-#if WINDOW_COPY
-        if (a_stride <= WINDOW_MAX_STRIDE)
-            first = window_copy(a, b, (uint)a_stride, first, end, 0 ALPHA_ARGUMENT);
-#endif
+    else
         copy_run(a, a_stride, b, 1, first, end ALPHA_ARGUMENT);
-    }
 }
 #undef COPY_BLOCK
 #endif

@@ -81,7 +81,7 @@ typedef long index_element;
 // Lane j of the index that puts a window's first `per` elements (scatter)
 // at lanes `stride` apart, or takes them from there (gather). Lanes that
 // move nothing take lane 0 (their masks leave them out).
-static inline uint window_index_lane(uint j, uint stride, uint per, const int scatter)
+static inline uint window_index_lane(uint j, uint stride, uint per, int scatter)
 {
 #if ELEMENT_BYTES == 1
     // Lane j is word j: bytes 2j and 2j + 1 (scatter), or element j.
