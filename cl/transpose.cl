@@ -594,12 +594,12 @@ transposed_tile(ROW *v, const __global ELEM *from, ulong lda, uint valid_rows,
         v[k] = SCALE(v[k]);
 }
 
+// The work-item's block of the group's tile `group` of the rows x cols
+// matrix at a (B at b).
 static inline __attribute__((always_inline)) void
-transpose_block(ulong rows, ulong cols, const __global ELEM *a, ulong lda,
-                __global ELEM *b, ulong ldb, uint tiles_x ALPHA_PARAMETER,
-                const int stream, const int mode)
+transpose_block(uint2 group, ulong rows, ulong cols, const __global ELEM *a, ulong lda,
+                __global ELEM *b, ulong ldb ALPHA_PARAMETER, const int stream, const int mode)
 {
-    uint2 group = group_tile(tiles_x);
     ulong row0 = ((ulong)group.y * TRANSPOSE_WG_Y + LOCAL_Y) * BLOCK;
     ulong col0 = ((ulong)group.x * TRANSPOSE_WG_X + LOCAL_X) * BLOCK;
     uint block_rows = BLOCK, block_cols = BLOCK;
@@ -656,8 +656,8 @@ transpose_block(ulong rows, ulong cols, const __global ELEM *a, ulong lda,
         BY_GROUP(MODE, BLOCK_CALL);                                                                 \
     }
 #define BLOCK_CALL(mode)                                                                            \
-    transpose_block(rows, cols, a + a_offset, lda, b + b_offset, ldb, tiles_x ALPHA_ARGUMENT,        \
-                    stream, mode)
+    transpose_block(group_tile(tiles_x), rows, cols, a + a_offset, lda, b + b_offset, ldb            \
+                    ALPHA_ARGUMENT, stream, mode)
 #define TRANSPOSE_KERNEL(NAME, MODE) CPU_TRANSPOSE_KERNEL(NAME, MODE, 0)
 #define GROUP_ROWS (TRANSPOSE_WG_Y * BLOCK)
 #define GROUP_COLS (TRANSPOSE_WG_X * BLOCK)
@@ -694,6 +694,45 @@ TRANSPOSE_KERNEL(transpose_unaligned, UNALIGNED)
 #if METHOD == TRANSPOSE_CPU
 CPU_TRANSPOSE_KERNEL(transpose_aligned_stream, ALIGNED, 1)
 CPU_TRANSPOSE_KERNEL(transpose_edge_stream, EDGE, 1)
+
+// CPU blocks of an A and a B whose rows are VEC-aligned but whose offsets
+// are not (sub-matrices of aligned ones). The unaligned kernel's vectors
+// straddle cache lines, and a line of B written in two pieces, a tile apart,
+// is often evicted in between where B's rows map to few cache sets. Here the
+// first peel_rows rows of A (those before each row of B reaches an aligned
+// element) and its first peel_cols columns (before A's rows do) are set
+// apart, and the rest, the interior, moves in aligned vectors as in the
+// edge kernel. The groups of the interior's first tile row also move the
+// peeled rows above their tile, those of its first tile column the peeled
+// columns beside it, and the first group the corner, in unaligned mode.
+// Nothing is streamed: non-temporal stores into lines that the peeled rows
+// write in part through the cache are slow (doc/performance.md).
+__kernel __attribute__((reqd_work_group_size(TRANSPOSE_WG_X * TRANSPOSE_WG_Y, 1, 1))) void
+transpose_peeled(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a_offset, ulong lda,
+                 __global ELEM *restrict b, ulong b_offset, ulong ldb, uint tiles_x, uint peel_rows,
+                 uint peel_cols ALPHA_PARAMETER)
+{
+    a += a_offset;
+    b += b_offset;
+    uint2 group = group_tile(tiles_x);
+    ulong inner_rows = rows - peel_rows, inner_cols = cols - peel_cols;
+    const __global ELEM *inner_a = a + peel_rows * lda + peel_cols;
+    __global ELEM *inner_b = b + peel_cols * ldb + peel_rows;
+    if (group_whole(inner_rows, inner_cols, tiles_x))
+        transpose_block(group, inner_rows, inner_cols, inner_a, lda, inner_b, ldb ALPHA_ARGUMENT, 0,
+                        ALIGNED);
+    else
+        transpose_block(group, inner_rows, inner_cols, inner_a, lda, inner_b, ldb ALPHA_ARGUMENT, 0,
+                        EDGE);
+    if (group.y == 0 && peel_rows)
+        transpose_block(group, peel_rows, inner_cols, a + peel_cols, lda, b + peel_cols * ldb, ldb
+                        ALPHA_ARGUMENT, 0, UNALIGNED);
+    if (group.x == 0 && peel_cols)
+        transpose_block(group, inner_rows, peel_cols, a + peel_rows * lda, lda, b + peel_rows, ldb
+                        ALPHA_ARGUMENT, 0, UNALIGNED);
+    if (group.x == 0 && group.y == 0 && peel_rows && peel_cols)
+        transpose_block(group, peel_rows, peel_cols, a, lda, b, ldb ALPHA_ARGUMENT, 0, UNALIGNED);
+}
 #endif
 
 // One element, scaled.

@@ -10,6 +10,7 @@
     X(TRANSPOSE_UNALIGNED, transpose_unaligned, TRANSPOSE_PROGRAM_SET, "unaligned")                 \
     X(TRANSPOSE_ALIGNED_STREAM, transpose_aligned_stream, TRANSPOSE_CPU_SET, "aligned/stream")      \
     X(TRANSPOSE_EDGE_STREAM, transpose_edge_stream, TRANSPOSE_CPU_SET, "edge/stream")             \
+    X(TRANSPOSE_PEELED, transpose_peeled, TRANSPOSE_CPU_SET, "peeled")                             \
     X(TRANSPOSE_ELEMENTS, transpose_elements, TRANSPOSE_PROGRAM_SET, "elements")                   \
     X(TRANSPOSE_REALIGNED, transpose_realigned, TRANSPOSE_REALIGNED_SET, "realigned")             \
     X(TRANSPOSE_SPANS, transpose_spans, TRANSPOSE_SPANS_SET, "spans")                               \

@@ -42,6 +42,8 @@ struct run {
     int spans[SIZE_COUNT][2];           // calls that took the span kernel with A, B as a span
     int narrow[SIZE_COUNT][3];          // narrow kernels taken: A's rows short, B's packed, gathered
     int gpu_method[SIZE_COUNT];         // a GPU method, on buffers 16-byte aligned
+    int cpu_method[SIZE_COUNT];         // the CPU method
+    int peeled[SIZE_COUNT];             // calls that took the CPU method's peeled kernel
     int expect_realigned[SIZE_COUNT];   // ... whose TRANSPOSE_REALIGN bit is set, VEC > 1
 };
 
@@ -86,6 +88,8 @@ static void record_path(struct run *run, size_t size_index)
         run->one_element_tiles[size_index] = 1;
     if (strncmp(variant, "realigned-", 10) == 0)
         run->realigned[size_index] = 1;
+    if (strstr(variant, "/peeled"))
+        run->peeled[size_index] = 1;
     if (strncmp(variant, "narrow-", 7) == 0)
         run->narrow[size_index][variant[7] == 'a' ? 0 : variant[7] == 'b' ? 1 : 2] = 1;
     // spans-RxC/A-B, each side "rows" or "span".
@@ -327,6 +331,31 @@ static void check_strided_copies(struct run *run, unsigned long long *seed)
             }
 }
 
+// Rows of A and B aligned to every vector width, offsets that are not: the
+// CPU method moves the rows and columns before the first aligned elements
+// apart from the rest (its peeled kernel) in matrices of two groups or more
+// each way, else takes the unaligned kernel. Offsets of A alone, of B alone
+// and of both; shapes inside one tile, across the blocks of 16 and 128.
+static void check_peeled(struct run *run, unsigned long long *seed)
+{
+    static const size_t offsets[][2] = {{1, 0}, {0, 3}, {5, 11}, {15, 1}};
+    static const size_t peeled_shapes[][2] = {{2, 3},     {3, 2},    {13, 17},  {17, 40},
+                                              {40, 17},   {31, 33},  {150, 140}, {300, 20},
+                                              {20, 300}, {260, 300}, {513, 270}};
+    for (size_t s = 0; s < SIZE_COUNT; ++s)
+        for (size_t k = 0; k < sizeof peeled_shapes / sizeof peeled_shapes[0]; ++k)
+            for (size_t o = 0; o < sizeof offsets / sizeof offsets[0]; ++o) {
+                size_t rows = peeled_shapes[k][0], cols = peeled_shapes[k][1];
+                struct layout l = {rows, cols, offsets[o][0], (cols + 15) / 16 * 16 + 16 * o,
+                                   offsets[o][1], (rows + 15) / 16 * 16 + 16 * (o + 1)};
+                check_transpose(run, s, &l, seed);
+            }
+    for (size_t s = 1; s + 1 < SIZE_COUNT; ++s)
+        if (run->cpu_method[s] && (size_t)run->vector_bytes >= 2 * element_sizes[s])
+            CHECK(run->peeled[s], "%s: no %zu-byte call took the peeled kernel", run->label,
+                  element_sizes[s]);
+}
+
 // B = alpha * A^T for float (single = 1) or double, values from [-4, 4) and
 // specials: NaN, a signaling NaN, infinities, zeros of both signs, the largest
 // finite value (which overflows when scaled).
@@ -564,12 +593,15 @@ static void run_config(const struct test_device *device, const char *profile, co
         snprintf(name, sizeof name, "TRANSPOSE_METHOD_%zu", element_sizes[s]);
         CHECK_STATUS(tailor_context_parameter(run.handle, name, &method, &origin), TAILOR_SUCCESS);
         run.gpu_method[s] = method != 2 && device->info.mem_base_addr_align_bits >= 128;
+        run.cpu_method[s] = method == 2;
         run.expect_realigned[s] = run.gpu_method[s] && (realign >> s & 1) &&
                                   (size_t)run.vector_bytes >= 2 * element_sizes[s];
     }
     check_shapes(&run, small, seed);
-    if (!small)
+    if (!small) {
         check_strided_copies(&run, seed);
+        check_peeled(&run, seed);
+    }
     check_scaling(&run, small, seed);
     if (!small && !config->tuning) {
         check_wait_list(&run, 0, 5);

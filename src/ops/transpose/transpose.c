@@ -166,6 +166,7 @@ struct launch_plan {
     cl_uint span_modes;      // the span kernel: bit 0 A, bit 1 B as one span
     cl_ulong copy_run;       // the CPU method's strided copy: elements per work-item
     cl_uint row_shift;       // the realigned kernel: rows its tiles start above multiples of theirs
+    cl_uint peel_rows, peel_cols; // the peeled kernel: A's rows and columns before the interior
 };
 
 // Work-items of a copy group, and the items each moves (COPY_STEPS in
@@ -443,18 +444,32 @@ static tailor_status plan_launch(const struct transpose_call *c, struct launch_p
         p->tile_cols = wg_x * (size_t)t[TUNE_TRANSPOSE_CPU_BLOCK];
         p->tile_rows = wg_y * (size_t)t[TUNE_TRANSPOSE_CPU_BLOCK];
     }
-    cl_ulong tiles_x = (c->cols - 1) / p->tile_cols + 1, tiles_y = (c->rows - 1) / p->tile_rows + 1;
+    // Vector pointers need VEC-element alignment of every row of A and B;
+    // buffers start at CL_DEVICE_MEM_BASE_ADDR_ALIGN.
+    cl_ulong vec = p->vec;
+    int rows_aligned = c->lda % vec == 0 && c->ldb % vec == 0 &&
+                       vec * c->element_bytes * 8 <= c->ctx->info.mem_base_addr_align_bits;
+    int vectors = rows_aligned && c->a_offset % vec == 0 && c->b_offset % vec == 0;
+    // CPU blocks of aligned rows at misaligned offsets move all but the rows
+    // and columns before the first aligned elements in aligned vectors, where
+    // the matrix spans two groups each way: those rows and columns go element
+    // by element on one side, which costs more than it saves in smaller
+    // matrices and for bytes (doc/performance.md).
+    int peeled = 0;
+    if (p->method == TRANSPOSE_CPU && rows_aligned && !vectors && c->element_bytes > 1 &&
+        c->rows >= 2 * p->tile_rows && c->cols >= 2 * p->tile_cols) {
+        p->peel_rows = (cl_uint)((vec - c->b_offset % vec) % vec);
+        p->peel_cols = (cl_uint)((vec - c->a_offset % vec) % vec);
+        peeled = 1;
+    }
+    cl_ulong tiled_rows = peeled ? c->rows - p->peel_rows : c->rows;
+    cl_ulong tiled_cols = peeled ? c->cols - p->peel_cols : c->cols;
+    cl_ulong tiles_x = (tiled_cols - 1) / p->tile_cols + 1, tiles_y = (tiled_rows - 1) / p->tile_rows + 1;
     REQUIRE(tiles_y <= UINT32_MAX / tiles_x, TAILOR_ERROR_UNSUPPORTED,
             "a %llu x %llu matrix needs more than 2^32 work-groups of this profile",
             (unsigned long long)c->rows, (unsigned long long)c->cols);
     p->tiles_x = (size_t)tiles_x;
     p->tiles = (size_t)(tiles_x * tiles_y);
-    // Vector pointers need VEC-element alignment of every row of A and B;
-    // buffers start at CL_DEVICE_MEM_BASE_ADDR_ALIGN.
-    cl_ulong vec = p->vec;
-    int vectors = c->a_offset % vec == 0 && c->lda % vec == 0 && c->b_offset % vec == 0 &&
-                  c->ldb % vec == 0 &&
-                  vec * c->element_bytes * 8 <= c->ctx->info.mem_base_addr_align_bits;
     int whole_tiles = c->rows % p->tile_rows == 0 && c->cols % p->tile_cols == 0;
     int narrow = c->rows * 2 <= p->tile_rows || c->cols * 2 <= p->tile_cols;
     int realign = c->element_bytes < 16 && (t[TUNE_TRANSPOSE_REALIGN] >> c->size_log2 & 1);
@@ -480,7 +495,8 @@ static tailor_status plan_launch(const struct transpose_call *c, struct launch_p
         }
         return TAILOR_SUCCESS;
     }
-    p->op.kernel = !vectors      ? KERNEL_TRANSPOSE_UNALIGNED
+    p->op.kernel = peeled        ? KERNEL_TRANSPOSE_PEELED
+                   : !vectors    ? KERNEL_TRANSPOSE_UNALIGNED
                    : whole_tiles ? KERNEL_TRANSPOSE_ALIGNED
                                  : KERNEL_TRANSPOSE_EDGE;
     // CPU kernels stream a B larger than the caches past them.
@@ -550,6 +566,10 @@ static tailor_status launch(const struct transpose_call *c, const struct launch_
                  plan->op.kernel == KERNEL_TRANSPOSE_NARROW_GATHERED;
     if (!narrow)
         args_u32(&args, (cl_uint)plan->tiles_x);
+    if (plan->op.kernel == KERNEL_TRANSPOSE_PEELED) {
+        args_u32(&args, plan->peel_rows);
+        args_u32(&args, plan->peel_cols);
+    }
     if (plan->op.kernel == KERNEL_TRANSPOSE_ELEMENTS || plan->op.kernel == KERNEL_TRANSPOSE_SPANS ||
         narrow)
         args_u32(&args, plan->tile_cols_log2);
