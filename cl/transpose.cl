@@ -354,6 +354,65 @@ static inline void store_partial(__global ELEM *p, ELEMV v, uint count)
         p[k] = u.e[k];
 }
 
+#if METHOD == TRANSPOSE_CPU && ELEMENT_BYTES == 2 && VEC == 16
+// CPU tiles of 2-byte elements with 8 valid rows or columns of 16 (every
+// tile of an 8 x N or N x 8 matrix) hold two 8 x 8 tiles, one in each half
+// of eight 16-element rows, and transpose both in three rounds of
+// interleaves within the halves (on x86 the unpack instructions work within
+// 128-bit lanes, so each is one instruction), where the full tile's
+// transpose takes four rounds over sixteen rows, half of them empty.
+#define HALF_TILES 1
+#define HALVES_LO(x, y)                                                                             \
+    (ushort16)((x).s0, (y).s0, (x).s1, (y).s1, (x).s2, (y).s2, (x).s3, (y).s3, (x).s8, (y).s8,     \
+               (x).s9, (y).s9, (x).sA, (y).sA, (x).sB, (y).sB)
+#define HALVES_HI(x, y)                                                                             \
+    (ushort16)((x).s4, (y).s4, (x).s5, (y).s5, (x).s6, (y).s6, (x).s7, (y).s7, (x).sC, (y).sC,     \
+               (x).sD, (y).sD, (x).sE, (y).sE, (x).sF, (y).sF)
+
+static inline void transpose_halves(ushort16 *v)
+{
+#pragma unroll
+    for (uint round = 0; round < 3; ++round) {
+        ushort16 w[8];
+#pragma unroll
+        for (uint i = 0; i < 4; ++i) {
+            w[2 * i] = HALVES_LO(v[i], v[i + 4]);
+            w[2 * i + 1] = HALVES_HI(v[i], v[i + 4]);
+        }
+#pragma unroll
+        for (uint i = 0; i < 8; ++i)
+            v[i] = w[i];
+    }
+}
+
+// The tile at `from` into B at `to`: 8 rows of A and 16 columns (`wide`:
+// halves are columns 0-7 and 8-15, and each row of the result holds the
+// starts of two rows of B), or 16 rows and 8 columns (halves are rows 0-7
+// and 8-15, and each row of the result is a row of B).
+static inline void transpose_half_tile(const __global ushort *from, ulong lda, __global ushort *to,
+                                       ulong ldb, int wide)
+{
+    ushort16 v[8];
+#pragma unroll
+    for (uint i = 0; i < 8; ++i)
+        v[i] = wide ? VLOAD(from + i * lda)
+                    : (ushort16)(((const __global half_piece *)(from + i * lda))->v,
+                                 ((const __global half_piece *)(from + (i + 8) * lda))->v);
+    transpose_halves(v);
+#pragma unroll
+    for (uint c = 0; c < 8; ++c) {
+        if (wide) {
+            ((__global half_piece *)(to + c * ldb))->v = v[c].lo;
+            ((__global half_piece *)(to + (c + 8) * ldb))->v = v[c].hi;
+        } else {
+            VSTORE(to + c * ldb, v[c]);
+        }
+    }
+}
+#else
+#define HALF_TILES 0
+#endif
+
 // How many of the VEC lines from `first` lie below `end`.
 static inline uint valid_lines(ulong first, ulong end)
 {
@@ -636,6 +695,13 @@ transpose_block(uint2 group, ulong rows, ulong cols, const __global ELEM *a, ulo
         }
         for (; r < block_rows; r += VEC) {
             uint valid_rows = WHOLE(mode) ? VEC : min((uint)VEC, block_rows - r);
+#if HALF_TILES
+            if (!WHOLE(mode) && valid_rows + valid_cols == VEC + VEC / 2 &&
+                (valid_rows == VEC || valid_cols == VEC)) {
+                transpose_half_tile(from + r * lda, lda, to + r, ldb, valid_cols == VEC);
+                continue;
+            }
+#endif
             ROW v[LINE_TILES][VEC];
 #pragma unroll
             for (uint l = 0; l < line_tiles; ++l)
