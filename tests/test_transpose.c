@@ -458,11 +458,18 @@ static void check_scaling(struct run *run, int small, unsigned long long *seed)
                 for (size_t k = 0; k < sizeof alphas / sizeof alphas[0]; ++k)
                     check_scaled(run, single, alphas[k], &layouts[i], seed);
         }
-        // A row written, a column read, two elements apart.
-        const struct layout strided[] = {{1, 300, 1, 300, 3, 2}, {300, 1, 2, 2, 1, 300}};
-        for (size_t i = 0; i < 2 && !small; ++i)
+        // A row written, a column read, two elements apart; a sub-matrix
+        // of aligned rows at misaligned offsets (the CPU method's peeled
+        // kernel).
+        const struct layout others[] = {
+            {1, 300, 1, 300, 3, 2}, {300, 1, 2, 2, 1, 300}, {260, 300, 5, 320, 11, 272}};
+        for (size_t i = 0; i < 3 && !small; ++i)
             for (size_t k = 0; k < sizeof alphas / sizeof alphas[0]; ++k)
-                check_scaled(run, single, alphas[k], &strided[i], seed);
+                check_scaled(run, single, alphas[k], &others[i], seed);
+        size_t s = single ? 2 : 3;
+        if (!small && run->cpu_method[s] && (size_t)run->vector_bytes >= 2 * element_sizes[s])
+            CHECK(strstr(tailor_last_variant(), "/peeled/scaled") != NULL,
+                  "%s: the scaled sub-matrix took %s", run->label, tailor_last_variant());
     }
 }
 
