@@ -409,6 +409,52 @@ static inline void transpose_half_tile(const __global ushort *from, ulong lda, _
         }
     }
 }
+#elif METHOD == TRANSPOSE_CPU && ELEMENT_BYTES == 1 && VEC == 16
+// The same for bytes in 16-byte rows: eight rows (`wide`: 8 rows of A, 16
+// columns) or eight pairs of 8-byte rows (rows i and i + 8 of 16, 8 columns)
+// transpose by interleaving 1-, 2-, 4- (and for pairs 8-) byte pieces, each
+// round one unpack instruction per row on x86. Taken in bit-reversed order,
+// the rows come out in order: row k of the result holds B's rows 2k and
+// 2k + 1 (`wide`) or row k.
+#define HALF_TILES 1
+#define HALF_ROUND(T, N)                                                                            \
+    do {                                                                                            \
+        uchar16 w[8];                                                                               \
+        _Pragma("unroll") for (uint i = 0; i < 4; ++i)                                              \
+        {                                                                                           \
+            w[2 * i] = as_uchar16(CAT(LO_, N)(T, CAT(as_, T)(v[i]), CAT(as_, T)(v[i + 4])));        \
+            w[2 * i + 1] = as_uchar16(CAT(HI_, N)(T, CAT(as_, T)(v[i]), CAT(as_, T)(v[i + 4])));    \
+        }                                                                                           \
+        _Pragma("unroll") for (uint i = 0; i < 8; ++i) v[i] = w[i];                                 \
+    } while (0)
+
+static inline void transpose_half_tile(const __global uchar *from, ulong lda, __global uchar *to,
+                                       ulong ldb, int wide)
+{
+    const uint reversed[8] = {0, 4, 2, 6, 1, 5, 3, 7};
+    uchar16 v[8];
+#pragma unroll
+    for (uint i = 0; i < 8; ++i) {
+        const __global uchar *row = from + reversed[i] * lda;
+        v[i] = wide ? VLOAD(row)
+                    : (uchar16)(((const __global half_piece *)row)->v,
+                                ((const __global half_piece *)(row + 8 * lda))->v);
+    }
+    HALF_ROUND(uchar16, 16);
+    HALF_ROUND(ushort8, 8);
+    HALF_ROUND(uint4, 4);
+    if (!wide)
+        HALF_ROUND(ulong2, 2);
+#pragma unroll
+    for (uint k = 0; k < 8; ++k) {
+        if (wide) {
+            ((__global half_piece *)(to + 2 * k * ldb))->v = v[k].lo;
+            ((__global half_piece *)(to + (2 * k + 1) * ldb))->v = v[k].hi;
+        } else {
+            VSTORE(to + k * ldb, v[k]);
+        }
+    }
+}
 #else
 #define HALF_TILES 0
 #endif
