@@ -361,7 +361,7 @@ static inline void store_partial(__global ELEM *p, ELEMV v, uint count)
 // interleaves within the halves (on x86 the unpack instructions work within
 // 128-bit lanes, so each is one instruction), where the full tile's
 // transpose takes four rounds over sixteen rows, half of them empty.
-#define HALF_TILES 1
+#define SHORT_TILES 1
 #define HALVES_LO(x, y)                                                                             \
     (ushort16)((x).s0, (y).s0, (x).s1, (y).s1, (x).s2, (y).s2, (x).s3, (y).s3, (x).s8, (y).s8,     \
                (x).s9, (y).s9, (x).sA, (y).sA, (x).sB, (y).sB)
@@ -389,9 +389,11 @@ static inline void transpose_halves(ushort16 *v)
 // halves are columns 0-7 and 8-15, and each row of the result holds the
 // starts of two rows of B), or 16 rows and 8 columns (halves are rows 0-7
 // and 8-15, and each row of the result is a row of B).
-static inline void transpose_half_tile(const __global ushort *from, ulong lda, __global ushort *to,
-                                       ulong ldb, int wide)
+#define SHORT_TILE_TAKES(lines) ((lines) == 8)
+static inline void transpose_short_tile(const __global ushort *from, ulong lda, __global ushort *to,
+                                        ulong ldb, uint lines, int wide)
 {
+    (void)lines;
     ushort16 v[8];
 #pragma unroll
     for (uint i = 0; i < 8; ++i)
@@ -410,53 +412,97 @@ static inline void transpose_half_tile(const __global ushort *from, ulong lda, _
     }
 }
 #elif METHOD == TRANSPOSE_CPU && ELEMENT_BYTES == 1 && VEC == 16
-// The same for bytes in 16-byte rows: eight rows (`wide`: 8 rows of A, 16
-// columns) or eight pairs of 8-byte rows (rows i and i + 8 of 16, 8 columns)
-// transpose by interleaving 1-, 2-, 4- (and for pairs 8-) byte pieces, each
-// round one unpack instruction per row on x86. Taken in bit-reversed order,
-// the rows come out in order: row k of the result holds B's rows 2k and
-// 2k + 1 (`wide`) or row k.
-#define HALF_TILES 1
-#define HALF_ROUND(T, N)                                                                            \
+// Bytes, in 16-byte rows, the same way for tiles of P = 2, 4 or 8 valid
+// rows or columns (4 x N and N x 4: RGBA planes to pixels and back): P
+// rows of A (`wide`: P x 16), or P rows each holding 16 / P short rows of A
+// (16 x P), transpose by interleaving pieces of 1, 2, ... bytes, each round
+// one unpack instruction per row on x86. Taken in bit-reversed order, the
+// rows come out in order: row k of the result holds B's rows k * 16 / P
+// onwards, P bytes each (`wide`), or is B's row k.
+#define SHORT_TILES 1
+#define SHORT_ROUND(T, N, P)                                                                        \
     do {                                                                                            \
-        uchar16 w[8];                                                                               \
-        _Pragma("unroll") for (uint i = 0; i < 4; ++i)                                              \
+        uchar16 w[P];                                                                               \
+        _Pragma("unroll") for (uint i = 0; i < P / 2; ++i)                                          \
         {                                                                                           \
-            w[2 * i] = as_uchar16(CAT(LO_, N)(T, CAT(as_, T)(v[i]), CAT(as_, T)(v[i + 4])));        \
-            w[2 * i + 1] = as_uchar16(CAT(HI_, N)(T, CAT(as_, T)(v[i]), CAT(as_, T)(v[i + 4])));    \
+            w[2 * i] = as_uchar16(CAT(LO_, N)(T, CAT(as_, T)(v[i]), CAT(as_, T)(v[i + P / 2])));    \
+            w[2 * i + 1] = as_uchar16(CAT(HI_, N)(T, CAT(as_, T)(v[i]), CAT(as_, T)(v[i + P / 2]))); \
         }                                                                                           \
-        _Pragma("unroll") for (uint i = 0; i < 8; ++i) v[i] = w[i];                                 \
+        _Pragma("unroll") for (uint i = 0; i < P; ++i) v[i] = w[i];                                 \
     } while (0)
 
-static inline void transpose_half_tile(const __global uchar *from, ulong lda, __global uchar *to,
-                                       ulong ldb, int wide)
+// P bytes at any address.
+typedef struct __attribute__((packed)) {
+    ushort v;
+} bytes2;
+typedef struct __attribute__((packed)) {
+    uint v;
+} bytes4;
+typedef struct __attribute__((packed)) {
+    ulong v;
+} bytes8;
+
+// i's low `bits` bits in reverse order.
+static inline uint bit_reversed(uint i, uint bits)
 {
-    const uint reversed[8] = {0, 4, 2, 6, 1, 5, 3, 7};
-    uchar16 v[8];
-#pragma unroll
-    for (uint i = 0; i < 8; ++i) {
-        const __global uchar *row = from + reversed[i] * lda;
-        v[i] = wide ? VLOAD(row)
-                    : (uchar16)(((const __global half_piece *)row)->v,
-                                ((const __global half_piece *)(row + 8 * lda))->v);
+    uint r = 0;
+    for (uint b = 0; b < bits; ++b)
+        r = r << 1 | (i >> b & 1);
+    return r;
+}
+
+#define DEFINE_SHORT_TILE(P, LOG2_P, Q, PIECE, PIECE_T)                                             \
+    static inline void CAT(transpose_short_tile_, P)(const __global uchar *from, ulong lda,         \
+                                                     __global uchar *to, ulong ldb, int wide)       \
+    {                                                                                               \
+        uchar16 v[P];                                                                               \
+        _Pragma("unroll") for (uint i = 0; i < P; ++i)                                              \
+        {                                                                                           \
+            if (wide) {                                                                             \
+                v[i] = VLOAD(from + bit_reversed(i, LOG2_P) * lda);                                 \
+            } else {                                                                                \
+                PIECE_T pieces[Q];                                                                  \
+                _Pragma("unroll") for (uint q = 0; q < Q; ++q) pieces[q] =                          \
+                    ((const __global PIECE *)(from + bit_reversed(i * Q + q, 4) * lda))->v;         \
+                v[i] = as_uchar16(CAT(vload, Q)(0, pieces));                                        \
+            }                                                                                       \
+        }                                                                                           \
+        SHORT_ROUND(uchar16, 16, P);                                                                \
+        if (P > 2 || !wide)                                                                         \
+            SHORT_ROUND(ushort8, 8, P);                                                             \
+        if (P > 4 || !wide)                                                                         \
+            SHORT_ROUND(uint4, 4, P);                                                               \
+        if (!wide)                                                                                  \
+            SHORT_ROUND(ulong2, 2, P);                                                              \
+        _Pragma("unroll") for (uint k = 0; k < P; ++k)                                              \
+        {                                                                                           \
+            if (wide) {                                                                             \
+                PIECE_T pieces[Q];                                                                  \
+                CAT(vstore, Q)(CAT(as_, CAT(PIECE_T, Q))(v[k]), 0, pieces);                         \
+                _Pragma("unroll") for (uint q = 0; q < Q; ++q)                                      \
+                    ((__global PIECE *)(to + (k * Q + q) * ldb))->v = pieces[q];                    \
+            } else {                                                                                \
+                VSTORE(to + k * ldb, v[k]);                                                         \
+            }                                                                                       \
+        }                                                                                           \
     }
-    HALF_ROUND(uchar16, 16);
-    HALF_ROUND(ushort8, 8);
-    HALF_ROUND(uint4, 4);
-    if (!wide)
-        HALF_ROUND(ulong2, 2);
-#pragma unroll
-    for (uint k = 0; k < 8; ++k) {
-        if (wide) {
-            ((__global half_piece *)(to + 2 * k * ldb))->v = v[k].lo;
-            ((__global half_piece *)(to + (2 * k + 1) * ldb))->v = v[k].hi;
-        } else {
-            VSTORE(to + k * ldb, v[k]);
-        }
-    }
+DEFINE_SHORT_TILE(2, 1, 8, bytes2, ushort)
+DEFINE_SHORT_TILE(4, 2, 4, bytes4, uint)
+DEFINE_SHORT_TILE(8, 3, 2, bytes8, ulong)
+
+#define SHORT_TILE_TAKES(lines) ((lines) == 2 || (lines) == 4 || (lines) == 8)
+static inline void transpose_short_tile(const __global uchar *from, ulong lda, __global uchar *to,
+                                        ulong ldb, uint lines, int wide)
+{
+    if (lines == 8)
+        transpose_short_tile_8(from, lda, to, ldb, wide);
+    else if (lines == 4)
+        transpose_short_tile_4(from, lda, to, ldb, wide);
+    else
+        transpose_short_tile_2(from, lda, to, ldb, wide);
 }
 #else
-#define HALF_TILES 0
+#define SHORT_TILES 0
 #endif
 
 // How many of the VEC lines from `first` lie below `end`.
@@ -741,10 +787,10 @@ transpose_block(uint2 group, ulong rows, ulong cols, const __global ELEM *a, ulo
         }
         for (; r < block_rows; r += VEC) {
             uint valid_rows = WHOLE(mode) ? VEC : min((uint)VEC, block_rows - r);
-#if HALF_TILES
-            if (!WHOLE(mode) && valid_rows + valid_cols == VEC + VEC / 2 &&
-                (valid_rows == VEC || valid_cols == VEC)) {
-                transpose_half_tile(from + r * lda, lda, to + r, ldb, valid_cols == VEC);
+#if SHORT_TILES
+            uint lines = valid_cols == VEC ? valid_rows : valid_rows == VEC ? valid_cols : 0;
+            if (!WHOLE(mode) && SHORT_TILE_TAKES(lines)) {
+                transpose_short_tile(from + r * lda, lda, to + r, ldb, lines, valid_cols == VEC);
                 continue;
             }
 #endif
