@@ -354,93 +354,79 @@ static inline void store_partial(__global ELEM *p, ELEMV v, uint count)
         p[k] = u.e[k];
 }
 
-#if METHOD == TRANSPOSE_CPU && ELEMENT_BYTES == 2 && VEC == 16
-// CPU tiles of 2-byte elements with 8 valid rows or columns of 16 (every
-// tile of an 8 x N or N x 8 matrix) hold two 8 x 8 tiles, one in each half
-// of eight 16-element rows, and transpose both in three rounds of
-// interleaves within the halves (on x86 the unpack instructions work within
-// 128-bit lanes, so each is one instruction), where the full tile's
-// transpose takes four rounds over sixteen rows, half of them empty.
+// CPU tiles of 1- and 2-byte elements with P = 2, 4 or 8 valid rows or
+// columns of 16 (every tile of an 8 x N, 4 x N or 2 x N matrix and of their
+// transposes: RGBA planes to pixels and back) went through the full 16 x 16
+// transpose, with most rows empty and short rows moved element by element.
+// Here P rows of A (`wide`: P x 16), or P rows each holding 16 / P short
+// rows of A (16 x P), transpose by interleaving pieces of one element, then
+// two, four, ... within each 16-byte lane of the rows (x86's unpack
+// instructions interleave within 128-bit lanes, so each round is one
+// instruction a row): log2(P) rounds for `wide`, log2(LANE) (the lane's
+// elements) for 16 x P, taking the rows in bit-reversed order so that they
+// come out in order. Row k of the result then holds, in lane l, B's rows
+// l * LANE + k * LANE / P onwards, P elements each (`wide`), or is B's row k.
+#if METHOD == TRANSPOSE_CPU && ELEMENT_BYTES == 1 && VEC == 16
 #define SHORT_TILES 1
-#define HALVES_LO(x, y)                                                                             \
-    (ushort16)((x).s0, (y).s0, (x).s1, (y).s1, (x).s2, (y).s2, (x).s3, (y).s3, (x).s8, (y).s8,     \
-               (x).s9, (y).s9, (x).sA, (y).sA, (x).sB, (y).sB)
-#define HALVES_HI(x, y)                                                                             \
-    (ushort16)((x).s4, (y).s4, (x).s5, (y).s5, (x).s6, (y).s6, (x).s7, (y).s7, (x).sC, (y).sC,     \
-               (x).sD, (y).sD, (x).sE, (y).sE, (x).sF, (y).sF)
-
-static inline void transpose_halves(ushort16 *v)
-{
-#pragma unroll
-    for (uint round = 0; round < 3; ++round) {
-        ushort16 w[8];
-#pragma unroll
-        for (uint i = 0; i < 4; ++i) {
-            w[2 * i] = HALVES_LO(v[i], v[i + 4]);
-            w[2 * i + 1] = HALVES_HI(v[i], v[i + 4]);
-        }
-#pragma unroll
-        for (uint i = 0; i < 8; ++i)
-            v[i] = w[i];
-    }
-}
-
-// The tile at `from` into B at `to`: 8 rows of A and 16 columns (`wide`:
-// halves are columns 0-7 and 8-15, and each row of the result holds the
-// starts of two rows of B), or 16 rows and 8 columns (halves are rows 0-7
-// and 8-15, and each row of the result is a row of B).
-#define SHORT_TILE_TAKES(lines) ((lines) == 8)
-static inline void transpose_short_tile(const __global ushort *from, ulong lda, __global ushort *to,
-                                        ulong ldb, uint lines, int wide)
-{
-    (void)lines;
-    ushort16 v[8];
-#pragma unroll
-    for (uint i = 0; i < 8; ++i)
-        v[i] = wide ? VLOAD(from + i * lda)
-                    : (ushort16)(((const __global half_piece *)(from + i * lda))->v,
-                                 ((const __global half_piece *)(from + (i + 8) * lda))->v);
-    transpose_halves(v);
-#pragma unroll
-    for (uint c = 0; c < 8; ++c) {
-        if (wide) {
-            ((__global half_piece *)(to + c * ldb))->v = v[c].lo;
-            ((__global half_piece *)(to + (c + 8) * ldb))->v = v[c].hi;
-        } else {
-            VSTORE(to + c * ldb, v[c]);
-        }
-    }
-}
-#elif METHOD == TRANSPOSE_CPU && ELEMENT_BYTES == 1 && VEC == 16
-// Bytes, in 16-byte rows, the same way for tiles of P = 2, 4 or 8 valid
-// rows or columns (4 x N and N x 4: RGBA planes to pixels and back): P
-// rows of A (`wide`: P x 16), or P rows each holding 16 / P short rows of A
-// (16 x P), transpose by interleaving pieces of 1, 2, ... bytes, each round
-// one unpack instruction per row on x86. Taken in bit-reversed order, the
-// rows come out in order: row k of the result holds B's rows k * 16 / P
-// onwards, P bytes each (`wide`), or is B's row k.
+#define LANE 16
+#define LANE_LOG2 4
+#define ROUND_0(x, y, HALF) CAT(HALF, _16)(uchar16, x, y)
+#define ROUND_1(x, y, HALF) as_uchar16(CAT(HALF, _8)(ushort8, as_ushort8(x), as_ushort8(y)))
+#define ROUND_2(x, y, HALF) as_uchar16(CAT(HALF, _4)(uint4, as_uint4(x), as_uint4(y)))
+#define ROUND_3(x, y, HALF) as_uchar16(CAT(HALF, _2)(ulong2, as_ulong2(x), as_ulong2(y)))
+#elif METHOD == TRANSPOSE_CPU && ELEMENT_BYTES == 2 && VEC == 16
 #define SHORT_TILES 1
-#define SHORT_ROUND(T, N, P)                                                                        \
+#define LANE 8
+#define LANE_LOG2 3
+// Interleaves within the two halves of 16-, 8- and 4-element vectors.
+#define LANES_LO_16(T, x, y)                                                                        \
+    (T)((x).s0, (y).s0, (x).s1, (y).s1, (x).s2, (y).s2, (x).s3, (y).s3, (x).s8, (y).s8, (x).s9,    \
+        (y).s9, (x).sA, (y).sA, (x).sB, (y).sB)
+#define LANES_HI_16(T, x, y)                                                                        \
+    (T)((x).s4, (y).s4, (x).s5, (y).s5, (x).s6, (y).s6, (x).s7, (y).s7, (x).sC, (y).sC, (x).sD,    \
+        (y).sD, (x).sE, (y).sE, (x).sF, (y).sF)
+#define LANES_LO_8(T, x, y) (T)((x).s0, (y).s0, (x).s1, (y).s1, (x).s4, (y).s4, (x).s5, (y).s5)
+#define LANES_HI_8(T, x, y) (T)((x).s2, (y).s2, (x).s3, (y).s3, (x).s6, (y).s6, (x).s7, (y).s7)
+#define LANES_LO_4(T, x, y) (T)((x).s0, (y).s0, (x).s2, (y).s2)
+#define LANES_HI_4(T, x, y) (T)((x).s1, (y).s1, (x).s3, (y).s3)
+#define ROUND_0(x, y, HALF) CAT(LANES_, CAT(HALF, _16))(ushort16, x, y)
+#define ROUND_1(x, y, HALF) as_ushort16(CAT(LANES_, CAT(HALF, _8))(uint8, as_uint8(x), as_uint8(y)))
+#define ROUND_2(x, y, HALF) as_ushort16(CAT(LANES_, CAT(HALF, _4))(ulong4, as_ulong4(x), as_ulong4(y)))
+#define ROUND_3(x, y, HALF) (x)
+#else
+#define SHORT_TILES 0
+#endif
+
+#if SHORT_TILES
+// Round `round` of the interleaves over the P rows v[0..P).
+#define SHORT_ROUND(round, P)                                                                       \
     do {                                                                                            \
-        uchar16 w[P];                                                                               \
+        ELEMV w[P];                                                                                 \
         _Pragma("unroll") for (uint i = 0; i < P / 2; ++i)                                          \
         {                                                                                           \
-            w[2 * i] = as_uchar16(CAT(LO_, N)(T, CAT(as_, T)(v[i]), CAT(as_, T)(v[i + P / 2])));    \
-            w[2 * i + 1] = as_uchar16(CAT(HI_, N)(T, CAT(as_, T)(v[i]), CAT(as_, T)(v[i + P / 2]))); \
+            w[2 * i] = CAT(ROUND_, round)(v[i], v[i + P / 2], LO);                                  \
+            w[2 * i + 1] = CAT(ROUND_, round)(v[i], v[i + P / 2], HI);                              \
         }                                                                                           \
         _Pragma("unroll") for (uint i = 0; i < P; ++i) v[i] = w[i];                                 \
     } while (0)
 
-// P bytes at any address.
-typedef struct __attribute__((packed)) {
-    ushort v;
-} bytes2;
-typedef struct __attribute__((packed)) {
-    uint v;
-} bytes4;
-typedef struct __attribute__((packed)) {
-    ulong v;
-} bytes8;
+// P elements at any address (PIECE_T: their type), and a row as pieces.
+#define DEFINE_PIECE(BYTES, T)                                                                      \
+    typedef struct __attribute__((packed)) {                                                        \
+        T v;                                                                                        \
+    } CAT(piece, BYTES);                                                                            \
+    typedef union {                                                                                 \
+        ELEMV v;                                                                                    \
+        T p[VEC * ELEMENT_BYTES / BYTES];                                                           \
+    } CAT(pieces, BYTES);
+#if ELEMENT_BYTES == 1
+DEFINE_PIECE(2, ushort)
+#endif
+DEFINE_PIECE(4, uint)
+DEFINE_PIECE(8, ulong)
+#if ELEMENT_BYTES == 2
+DEFINE_PIECE(16, uint4)
+#endif
 
 // i's low `bits` bits in reverse order.
 static inline uint bit_reversed(uint i, uint bits)
@@ -451,47 +437,61 @@ static inline uint bit_reversed(uint i, uint bits)
     return r;
 }
 
-#define DEFINE_SHORT_TILE(P, LOG2_P, Q, PIECE, PIECE_T)                                             \
-    static inline void CAT(transpose_short_tile_, P)(const __global uchar *from, ulong lda,         \
-                                                     __global uchar *to, ulong ldb, int wide)       \
+#define DEFINE_SHORT_TILE(P, LOG2_P, BYTES)                                                         \
+    static inline void CAT(transpose_short_tile_, P)(const __global ELEM *from, ulong lda,          \
+                                                     __global ELEM *to, ulong ldb, int wide)        \
     {                                                                                               \
-        uchar16 v[P];                                                                               \
+        const uint per_lane = LANE / P;                                                             \
+        ELEMV v[P];                                                                                 \
         _Pragma("unroll") for (uint i = 0; i < P; ++i)                                              \
         {                                                                                           \
             if (wide) {                                                                             \
                 v[i] = VLOAD(from + bit_reversed(i, LOG2_P) * lda);                                 \
             } else {                                                                                \
-                PIECE_T pieces[Q];                                                                  \
-                _Pragma("unroll") for (uint q = 0; q < Q; ++q) pieces[q] =                          \
-                    ((const __global PIECE *)(from + bit_reversed(i * Q + q, 4) * lda))->v;         \
-                v[i] = as_uchar16(CAT(vload, Q)(0, pieces));                                        \
+                CAT(pieces, BYTES) u;                                                               \
+                _Pragma("unroll") for (uint p = 0; p < VEC / P; ++p)                                \
+                {                                                                                   \
+                    uint row = p / per_lane * LANE +                                                \
+                               bit_reversed(i * per_lane + p % per_lane, LANE_LOG2);                \
+                    u.p[p] = ((const __global CAT(piece, BYTES) *)(from + row * lda))->v;           \
+                }                                                                                   \
+                v[i] = u.v;                                                                         \
             }                                                                                       \
         }                                                                                           \
-        SHORT_ROUND(uchar16, 16, P);                                                                \
-        if (P > 2 || !wide)                                                                         \
-            SHORT_ROUND(ushort8, 8, P);                                                             \
-        if (P > 4 || !wide)                                                                         \
-            SHORT_ROUND(uint4, 4, P);                                                               \
-        if (!wide)                                                                                  \
-            SHORT_ROUND(ulong2, 2, P);                                                              \
+        SHORT_ROUND(0, P);                                                                          \
+        if (LOG2_P > 1 || !wide)                                                                    \
+            SHORT_ROUND(1, P);                                                                      \
+        if (LOG2_P > 2 || !wide)                                                                    \
+            SHORT_ROUND(2, P);                                                                      \
+        if (LANE_LOG2 > 3 && !wide)                                                                 \
+            SHORT_ROUND(3, P);                                                                      \
         _Pragma("unroll") for (uint k = 0; k < P; ++k)                                              \
         {                                                                                           \
             if (wide) {                                                                             \
-                PIECE_T pieces[Q];                                                                  \
-                CAT(vstore, Q)(CAT(as_, CAT(PIECE_T, Q))(v[k]), 0, pieces);                         \
-                _Pragma("unroll") for (uint q = 0; q < Q; ++q)                                      \
-                    ((__global PIECE *)(to + (k * Q + q) * ldb))->v = pieces[q];                    \
+                CAT(pieces, BYTES) u;                                                               \
+                u.v = v[k];                                                                         \
+                _Pragma("unroll") for (uint p = 0; p < VEC / P; ++p)                                \
+                {                                                                                   \
+                    uint row = p / per_lane * LANE + k * per_lane + p % per_lane;                   \
+                    ((__global CAT(piece, BYTES) *)(to + row * ldb))->v = u.p[p];                   \
+                }                                                                                   \
             } else {                                                                                \
                 VSTORE(to + k * ldb, v[k]);                                                         \
             }                                                                                       \
         }                                                                                           \
     }
-DEFINE_SHORT_TILE(2, 1, 8, bytes2, ushort)
-DEFINE_SHORT_TILE(4, 2, 4, bytes4, uint)
-DEFINE_SHORT_TILE(8, 3, 2, bytes8, ulong)
+#if ELEMENT_BYTES == 1
+DEFINE_SHORT_TILE(2, 1, 2)
+DEFINE_SHORT_TILE(4, 2, 4)
+DEFINE_SHORT_TILE(8, 3, 8)
+#else
+DEFINE_SHORT_TILE(2, 1, 4)
+DEFINE_SHORT_TILE(4, 2, 8)
+DEFINE_SHORT_TILE(8, 3, 16)
+#endif
 
 #define SHORT_TILE_TAKES(lines) ((lines) == 2 || (lines) == 4 || (lines) == 8)
-static inline void transpose_short_tile(const __global uchar *from, ulong lda, __global uchar *to,
+static inline void transpose_short_tile(const __global ELEM *from, ulong lda, __global ELEM *to,
                                         ulong ldb, uint lines, int wide)
 {
     if (lines == 8)
@@ -501,8 +501,6 @@ static inline void transpose_short_tile(const __global uchar *from, ulong lda, _
     else
         transpose_short_tile_2(from, lda, to, ldb, wide);
 }
-#else
-#define SHORT_TILES 0
 #endif
 
 // How many of the VEC lines from `first` lie below `end`.
