@@ -366,8 +366,8 @@ static inline void store_partial(__global ELEM *p, ELEMV v, uint count)
 // elements) for 16 x P, taking the rows in bit-reversed order so that they
 // come out in order. Row k of the result then holds, in lane l, B's rows
 // l * LANE + k * LANE / P onwards, P elements each (`wide`), or is B's row k.
-// CPU devices only: the CPU method forced onto a GPU (tests do) took
-// minutes more to build and run with these.
+// CPU devices only: they are written for CPUs' unpack instructions, and the
+// CPU method forced onto an H200 (as test_transpose does) stalled with them.
 #if METHOD == TRANSPOSE_CPU && DEVICE == DEVICE_CPU && ELEMENT_BYTES == 1 && VEC == 16
 #define SHORT_TILES 1
 #define LANE 16
