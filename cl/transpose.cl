@@ -356,16 +356,17 @@ static inline void store_partial(__global ELEM *p, ELEMV v, uint count)
 
 // CPU tiles of 1- and 2-byte elements with P = 2, 4 or 8 valid rows or
 // columns of 16 (every tile of an 8 x N, 4 x N or 2 x N matrix and of their
-// transposes: RGBA planes to pixels and back) went through the full 16 x 16
-// transpose, with most rows empty and short rows moved element by element.
-// Here P rows of A (`wide`: P x 16), or P rows each holding 16 / P short
-// rows of A (16 x P), transpose by interleaving pieces of one element, then
-// two, four, ... within each 16-byte lane of the rows (x86's unpack
-// instructions interleave within 128-bit lanes, so each round is one
-// instruction a row): log2(P) rounds for `wide`, log2(LANE) (the lane's
-// elements) for 16 x P, taking the rows in bit-reversed order so that they
-// come out in order. Row k of the result then holds, in lane l, B's rows
-// l * LANE + k * LANE / P onwards, P elements each (`wide`), or is B's row k.
+// transposes: RGBA planes to pixels and back): in the full 16 x 16
+// transpose most of their rows would be empty and their short rows would
+// move element by element. Here P rows of A (`wide`: P x 16), or P rows
+// each holding 16 / P short rows of A (16 x P), transpose by interleaving
+// pieces of one element, then two, four, ... within each 16-byte lane of
+// the rows (x86's unpack instructions interleave within 128-bit lanes, so
+// each round is one instruction a row): log2(P) rounds for `wide`,
+// log2(LANE) (the lane's elements) for 16 x P, taking the rows in
+// bit-reversed order so that they come out in order. Row k of the result
+// then holds, in lane l, B's rows l * LANE + k * LANE / P onwards, P
+// elements each (`wide`), or is B's row k.
 // CPU devices only: they are written for CPUs' unpack instructions, and the
 // CPU method forced onto an H200 (as test_transpose does) stalled with them.
 #if METHOD == TRANSPOSE_CPU && DEVICE == DEVICE_CPU && ELEMENT_BYTES == 1 && VEC == 16
@@ -412,7 +413,8 @@ static inline void store_partial(__global ELEM *p, ELEMV v, uint count)
         _Pragma("unroll") for (uint i = 0; i < P; ++i) v[i] = w[i];                                 \
     } while (0)
 
-// P elements at any address (PIECE_T: their type), and a row as pieces.
+// BYTES bytes at any address (pieceBYTES), and a row as such pieces
+// (piecesBYTES).
 #define DEFINE_PIECE(BYTES, T)                                                                      \
     typedef struct __attribute__((packed)) {                                                        \
         T v;                                                                                        \
