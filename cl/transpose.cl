@@ -715,16 +715,17 @@ store_local(ulong rows, ulong cols, __global ELEM *b, ulong ldb,
 // B is written as one contiguous run. No local memory, no barriers. The
 // *_stream kernels write B's whole tiles with non-temporal stores, for B
 // larger than the caches: a plain store first reads the line it writes, a
-// third of the memory traffic of a transpose. They transpose STREAM_TILES
-// tiles down the rows before storing, so that each 64-byte line of B is
-// written whole by consecutive stores: lines left half-written while seven
-// others are started (8 x 8 floats in 32-byte rows) overflowed the
-// write-combining buffers, and streamed floats ran at half the rate of
-// streamed doubles.
+// third of the memory traffic of a transpose. Whole blocks, and streamed
+// ones, transpose DOWN_TILES tiles down the rows before storing, so that
+// each 64-byte line of B is written whole by consecutive stores: lines left
+// half-written while seven others are started (8 x 8 floats in 32-byte
+// rows) overflow the write-combining buffers of streamed stores, and
+// through the cache such a line can be evicted before its second half comes
+// where B's rows map to few cache sets.
 #define BLOCK TRANSPOSE_CPU_BLOCK
 #define CPU_LINE_BYTES 64
 #define TILES_PER_LINE (VEC * (uint)sizeof(ELEM) < CPU_LINE_BYTES ? CPU_LINE_BYTES / (VEC * (uint)sizeof(ELEM)) : 1)
-#define STREAM_TILES TILES_PER_LINE
+#define DOWN_TILES TILES_PER_LINE
 // Tiles of 8- and 16-byte elements (a few elements each) side by side
 // along A's rows, as many as cover a 64-byte line of A, so that one pass
 // down the block reads each line of A whole (a later pass found the rest of
@@ -768,23 +769,25 @@ transpose_block(uint2 group, ulong rows, ulong cols, const __global ELEM *a, ulo
         const __global ELEM *from = a + row0 * lda + col0 + c;
         __global ELEM *to = b + (col0 + c) * ldb + row0;
         uint r = 0;
-        if (stream && VECTOR_ALIGNED(mode) && valid_cols == VEC) {
-            for (; r + STREAM_TILES * VEC <= block_rows; r += STREAM_TILES * VEC) {
-                ROW v[LINE_TILES][STREAM_TILES][VEC];
+        if ((stream || WHOLE(mode)) && valid_cols == VEC) {
+            for (; r + DOWN_TILES * VEC <= block_rows; r += DOWN_TILES * VEC) {
 #pragma unroll
-                for (uint l = 0; l < line_tiles; ++l)
+                for (uint l = 0; l < line_tiles; ++l) {
+                    ROW v[DOWN_TILES][VEC];
 #pragma unroll
-                    for (uint t = 0; t < STREAM_TILES; ++t)
-                        transposed_tile(v[l][t], from + (r + t * VEC) * lda + l * VEC, lda, VEC, VEC ALPHA_ARGUMENT,
+                    for (uint t = 0; t < DOWN_TILES; ++t)
+                        transposed_tile(v[t], from + (r + t * VEC) * lda + l * VEC, lda, VEC, VEC ALPHA_ARGUMENT,
                                         mode);
-#pragma unroll
-                for (uint l = 0; l < line_tiles; ++l)
 #pragma unroll
                     for (uint k = 0; k < VEC; ++k)
 #pragma unroll
-                        for (uint t = 0; t < STREAM_TILES; ++t)
-                            __builtin_nontemporal_store(
-                                v[l][t][k], (__global ROW *)(to + (l * VEC + k) * ldb + r + t * VEC));
+                        for (uint t = 0; t < DOWN_TILES; ++t)
+                            if (stream)
+                                __builtin_nontemporal_store(
+                                    v[t][k], (__global ROW *)(to + (l * VEC + k) * ldb + r + t * VEC));
+                            else
+                                STORE_ROW(mode, to + (l * VEC + k) * ldb + r + t * VEC, v[t][k]);
+                }
             }
         }
         for (; r < block_rows; r += VEC) {
