@@ -366,7 +366,10 @@ static inline void store_partial(__global ELEM *p, ELEMV v, uint count)
 // log2(LANE) (the lane's elements) for 16 x P, taking the rows in
 // bit-reversed order so that they come out in order. Row k of the result
 // then holds, in lane l, B's rows l * LANE + k * LANE / P onwards, P
-// elements each (`wide`), or is B's row k.
+// elements each (`wide`), or is B's row k. Tiles of 3, 5, 6 or 7 valid lines
+// go as those of the next power of two: the lines past the valid ones are
+// zeros on the way in and left out on the way out, and each short row moves
+// as a piece of half of P elements and the rest one by one.
 // CPU devices only: they are written for CPUs' unpack instructions, and the
 // CPU method forced onto an H200 (as test_transpose does) stalled with them.
 #if METHOD == TRANSPOSE_CPU && DEVICE == DEVICE_CPU && ELEMENT_BYTES == 1 && VEC == 16
@@ -424,12 +427,50 @@ static inline void store_partial(__global ELEM *p, ELEMV v, uint count)
         T p[VEC * ELEMENT_BYTES / BYTES];                                                           \
     } CAT(pieces, BYTES);
 #if ELEMENT_BYTES == 1
-DEFINE_PIECE(2, ushort)
+DEFINE_PIECE(1, uchar)
 #endif
+DEFINE_PIECE(2, ushort)
 DEFINE_PIECE(4, uint)
 DEFINE_PIECE(8, ulong)
 #if ELEMENT_BYTES == 2
 DEFINE_PIECE(16, uint4)
+#endif
+
+// The first `lines` (N / 2 < lines <= N) of the N elements of a short row
+// at p as a piece of BYTES bytes, zeros after them, and back: the low half
+// as one piece, the rest one by one into or out of the elements' vector (a
+// row assembled in memory through a union and then loaded whole stalls the
+// load).
+#define DEFINE_PIECE_PARTS(BYTES, T, N, HALF_BYTES, HALF_T, HALF_V)                                 \
+    static inline __attribute__((always_inline)) T CAT(load_piece, BYTES)(                          \
+        const __global ELEM *p, uint lines)                                                         \
+    {                                                                                               \
+        if (lines == N)                                                                             \
+            return ((const __global CAT(piece, BYTES) *)p)->v;                                      \
+        CAT(ELEM, N) x = (CAT(ELEM, N))(0);                                                         \
+        x.lo = CAT(as_, HALF_V)(((const __global CAT(piece, HALF_BYTES) *)p)->v);                   \
+        _Pragma("unroll") for (uint e = N / 2; e < N; ++e) if (e < lines) x[e] = p[e];              \
+        return CAT(as_, T)(x);                                                                      \
+    }                                                                                               \
+    static inline __attribute__((always_inline)) void CAT(store_piece, BYTES)(                      \
+        __global ELEM *p, T v, uint lines)                                                          \
+    {                                                                                               \
+        if (lines == N) {                                                                           \
+            ((__global CAT(piece, BYTES) *)p)->v = v;                                               \
+            return;                                                                                 \
+        }                                                                                           \
+        CAT(ELEM, N) x = CAT(as_, CAT(ELEM, N))(v);                                                 \
+        ((__global CAT(piece, HALF_BYTES) *)p)->v = CAT(as_, HALF_T)(x.lo);                         \
+        _Pragma("unroll") for (uint e = N / 2; e < N; ++e) if (e < lines) p[e] = x[e];              \
+    }
+#if ELEMENT_BYTES == 1
+DEFINE_PIECE_PARTS(2, ushort, 2, 1, uchar, uchar)
+DEFINE_PIECE_PARTS(4, uint, 4, 2, ushort, uchar2)
+DEFINE_PIECE_PARTS(8, ulong, 8, 4, uint, uchar4)
+#else
+DEFINE_PIECE_PARTS(4, uint, 2, 2, ushort, ushort)
+DEFINE_PIECE_PARTS(8, ulong, 4, 4, uint, ushort2)
+DEFINE_PIECE_PARTS(16, uint4, 8, 8, ulong, ushort4)
 #endif
 
 // i's low `bits` bits in reverse order.
@@ -442,22 +483,23 @@ static inline uint bit_reversed(uint i, uint bits)
 }
 
 #define DEFINE_SHORT_TILE(P, LOG2_P, BYTES)                                                         \
-    static inline void CAT(transpose_short_tile_, P)(const __global ELEM *from, ulong lda,          \
-                                                     __global ELEM *to, ulong ldb, int wide)        \
+    static inline __attribute__((always_inline)) void CAT(short_tile_, P)(                          \
+        const __global ELEM *from, ulong lda, __global ELEM *to, ulong ldb, uint lines, int wide)   \
     {                                                                                               \
         const uint per_lane = LANE / P;                                                             \
         ELEMV v[P];                                                                                 \
         _Pragma("unroll") for (uint i = 0; i < P; ++i)                                              \
         {                                                                                           \
             if (wide) {                                                                             \
-                v[i] = VLOAD(from + bit_reversed(i, LOG2_P) * lda);                                 \
+                uint row = bit_reversed(i, LOG2_P);                                                 \
+                v[i] = row < lines ? VLOAD(from + row * lda) : (ELEMV)(0);                          \
             } else {                                                                                \
                 CAT(pieces, BYTES) u;                                                               \
                 _Pragma("unroll") for (uint p = 0; p < VEC / P; ++p)                                \
                 {                                                                                   \
                     uint row = p / per_lane * LANE +                                                \
                                bit_reversed(i * per_lane + p % per_lane, LANE_LOG2);                \
-                    u.p[p] = ((const __global CAT(piece, BYTES) *)(from + row * lda))->v;           \
+                    u.p[p] = CAT(load_piece, BYTES)(from + row * lda, lines);                       \
                 }                                                                                   \
                 v[i] = u.v;                                                                         \
             }                                                                                       \
@@ -477,12 +519,23 @@ static inline uint bit_reversed(uint i, uint bits)
                 _Pragma("unroll") for (uint p = 0; p < VEC / P; ++p)                                \
                 {                                                                                   \
                     uint row = p / per_lane * LANE + k * per_lane + p % per_lane;                   \
-                    ((__global CAT(piece, BYTES) *)(to + row * ldb))->v = u.p[p];                   \
+                    CAT(store_piece, BYTES)(to + row * ldb, u.p[p], lines);                         \
                 }                                                                                   \
-            } else {                                                                                \
+            } else if (k < lines) {                                                                 \
                 VSTORE(to + k * ldb, v[k]);                                                         \
             }                                                                                       \
         }                                                                                           \
+    }                                                                                               \
+    static inline void CAT(transpose_short_tile_, P)(const __global ELEM *from, ulong lda,          \
+                                                     __global ELEM *to, ulong ldb, int wide)        \
+    {                                                                                               \
+        CAT(short_tile_, P)(from, lda, to, ldb, P, wide);                                           \
+    }                                                                                               \
+    static void CAT(transpose_padded_short_tile_, P)(const __global ELEM *from, ulong lda,          \
+                                                     __global ELEM *to, ulong ldb, uint lines,      \
+                                                     int wide)                                      \
+    {                                                                                               \
+        CAT(short_tile_, P)(from, lda, to, ldb, lines, wide);                                       \
     }
 #if ELEMENT_BYTES == 1
 DEFINE_SHORT_TILE(2, 1, 2)
@@ -494,7 +547,7 @@ DEFINE_SHORT_TILE(4, 2, 8)
 DEFINE_SHORT_TILE(8, 3, 16)
 #endif
 
-#define SHORT_TILE_TAKES(lines) ((lines) == 2 || (lines) == 4 || (lines) == 8)
+#define SHORT_TILE_TAKES(lines) ((lines) >= 2 && (lines) <= 8)
 static inline void transpose_short_tile(const __global ELEM *from, ulong lda, __global ELEM *to,
                                         ulong ldb, uint lines, int wide)
 {
@@ -502,8 +555,12 @@ static inline void transpose_short_tile(const __global ELEM *from, ulong lda, __
         transpose_short_tile_8(from, lda, to, ldb, wide);
     else if (lines == 4)
         transpose_short_tile_4(from, lda, to, ldb, wide);
-    else
+    else if (lines == 2)
         transpose_short_tile_2(from, lda, to, ldb, wide);
+    else if (lines > 4)
+        transpose_padded_short_tile_8(from, lda, to, ldb, lines, wide);
+    else
+        transpose_padded_short_tile_4(from, lda, to, ldb, lines, wide);
 }
 #endif
 
