@@ -772,13 +772,13 @@ store_local(ulong rows, ulong cols, __global ELEM *b, ulong ldb,
 // B is written as one contiguous run. No local memory, no barriers. The
 // *_stream kernels write B's whole tiles with non-temporal stores, for B
 // larger than the caches: a plain store first reads the line it writes, a
-// third of the memory traffic of a transpose. Whole blocks, and streamed
-// ones, transpose DOWN_TILES tiles down the rows before storing, so that
-// each 64-byte line of B is written whole by consecutive stores: lines left
-// half-written while seven others are started (8 x 8 floats in 32-byte
-// rows) overflow the write-combining buffers of streamed stores, and
-// through the cache such a line can be evicted before its second half comes
-// where B's rows map to few cache sets.
+// third of the memory traffic of a transpose. Streamed blocks, and whole
+// ones where `grouped`, transpose DOWN_TILES tiles down the rows before
+// storing, so that each 64-byte line of B is written whole by consecutive
+// stores: lines left half-written while seven others are started (8 x 8
+// floats in 32-byte rows) overflow the write-combining buffers of streamed
+// stores, and through the cache such a line can be evicted before its
+// second half comes where B's rows map to few cache sets.
 #define BLOCK TRANSPOSE_CPU_BLOCK
 #define CPU_LINE_BYTES 64
 #define TILES_PER_LINE (VEC * (uint)sizeof(ELEM) < CPU_LINE_BYTES ? CPU_LINE_BYTES / (VEC * (uint)sizeof(ELEM)) : 1)
@@ -809,7 +809,8 @@ transposed_tile(ROW *v, const __global ELEM *from, ulong lda, uint valid_rows,
 // matrix at a (B at b).
 static inline __attribute__((always_inline)) void
 transpose_block(uint2 group, ulong rows, ulong cols, const __global ELEM *a, ulong lda,
-                __global ELEM *b, ulong ldb ALPHA_PARAMETER, const int stream, const int mode)
+                __global ELEM *b, ulong ldb ALPHA_PARAMETER, const int stream, const int grouped,
+                const int mode)
 {
     ulong row0 = ((ulong)group.y * TRANSPOSE_WG_Y + LOCAL_Y) * BLOCK;
     ulong col0 = ((ulong)group.x * TRANSPOSE_WG_X + LOCAL_X) * BLOCK;
@@ -826,7 +827,7 @@ transpose_block(uint2 group, ulong rows, ulong cols, const __global ELEM *a, ulo
         const __global ELEM *from = a + row0 * lda + col0 + c;
         __global ELEM *to = b + (col0 + c) * ldb + row0;
         uint r = 0;
-        if ((stream || WHOLE(mode)) && valid_cols == VEC) {
+        if ((stream || (grouped && WHOLE(mode))) && valid_cols == VEC) {
             for (; r + DOWN_TILES * VEC <= block_rows; r += DOWN_TILES * VEC) {
 #pragma unroll
                 for (uint l = 0; l < line_tiles; ++l) {
@@ -877,7 +878,7 @@ transpose_block(uint2 group, ulong rows, ulong cols, const __global ELEM *a, ulo
     }
 #define BLOCK_CALL(mode)                                                                            \
     transpose_block(group_tile(tiles_x), rows, cols, a + a_offset, lda, b + b_offset, ldb            \
-                    ALPHA_ARGUMENT, stream, mode)
+                    ALPHA_ARGUMENT, stream, 1, mode)
 #define TRANSPOSE_KERNEL(NAME, MODE) CPU_TRANSPOSE_KERNEL(NAME, MODE, 0)
 #define GROUP_ROWS (TRANSPOSE_WG_Y * BLOCK)
 #define GROUP_COLS (TRANSPOSE_WG_X * BLOCK)
@@ -926,7 +927,9 @@ CPU_TRANSPOSE_KERNEL(transpose_edge_stream, EDGE, 1)
 // peeled rows above their tile, those of its first tile column the peeled
 // columns beside it, and the first group the corner, in unaligned mode.
 // Nothing is streamed: non-temporal stores into lines that the peeled rows
-// write in part through the cache are slow (doc/performance.md).
+// write in part through the cache are slow; and the interior stores tile by
+// tile: its rows of B start where the peeled rows end, mid-line, where
+// groups of tiles ran slower (doc/performance.md).
 __kernel __attribute__((reqd_work_group_size(TRANSPOSE_WG_X * TRANSPOSE_WG_Y, 1, 1))) void
 transpose_peeled(ulong rows, ulong cols, const __global ELEM *restrict a, ulong a_offset, ulong lda,
                  __global ELEM *restrict b, ulong b_offset, ulong ldb, uint tiles_x, uint peel_rows,
@@ -939,19 +942,19 @@ transpose_peeled(ulong rows, ulong cols, const __global ELEM *restrict a, ulong 
     const __global ELEM *inner_a = a + peel_rows * lda + peel_cols;
     __global ELEM *inner_b = b + peel_cols * ldb + peel_rows;
     if (group_whole(inner_rows, inner_cols, tiles_x))
-        transpose_block(group, inner_rows, inner_cols, inner_a, lda, inner_b, ldb ALPHA_ARGUMENT, 0,
+        transpose_block(group, inner_rows, inner_cols, inner_a, lda, inner_b, ldb ALPHA_ARGUMENT, 0, 0,
                         ALIGNED);
     else
-        transpose_block(group, inner_rows, inner_cols, inner_a, lda, inner_b, ldb ALPHA_ARGUMENT, 0,
+        transpose_block(group, inner_rows, inner_cols, inner_a, lda, inner_b, ldb ALPHA_ARGUMENT, 0, 0,
                         EDGE);
     if (group.y == 0 && peel_rows)
         transpose_block(group, peel_rows, inner_cols, a + peel_cols, lda, b + peel_cols * ldb, ldb
-                        ALPHA_ARGUMENT, 0, UNALIGNED);
+                        ALPHA_ARGUMENT, 0, 0, UNALIGNED);
     if (group.x == 0 && peel_cols)
         transpose_block(group, inner_rows, peel_cols, a + peel_rows * lda, lda, b + peel_rows, ldb
-                        ALPHA_ARGUMENT, 0, UNALIGNED);
+                        ALPHA_ARGUMENT, 0, 0, UNALIGNED);
     if (group.x == 0 && group.y == 0 && peel_rows && peel_cols)
-        transpose_block(group, peel_rows, peel_cols, a, lda, b, ldb ALPHA_ARGUMENT, 0, UNALIGNED);
+        transpose_block(group, peel_rows, peel_cols, a, lda, b, ldb ALPHA_ARGUMENT, 0, 0, UNALIGNED);
 }
 #endif
 
