@@ -828,7 +828,9 @@ transpose_block(uint2 group, ulong rows, ulong cols, const __global ELEM *a, ulo
         const __global ELEM *from = a + row0 * lda + col0 + c;
         __global ELEM *to = b + (col0 + c) * ldb + row0;
         uint r = 0;
-        if ((stream || (grouped && (mode == ALIGNED || LINE_TILES == 1))) && valid_cols == VEC) {
+        const int down = stream || (grouped && (mode == ALIGNED ||
+                                                (mode == UNALIGNED_WHOLE && LINE_TILES == 1)));
+        if (down && valid_cols == VEC) {
             for (; r + DOWN_TILES * VEC <= block_rows; r += DOWN_TILES * VEC) {
 #pragma unroll
                 for (uint l = 0; l < line_tiles; ++l) {
