@@ -778,8 +778,13 @@ store_local(ulong rows, ulong cols, __global ELEM *b, ulong ldb,
 // stores: lines left half-written while seven others are started (8 x 8
 // floats in 32-byte rows) overflow the write-combining buffers of streamed
 // stores, and through the cache such a line can be evicted before its
-// second half comes where B's rows map to few cache sets. (Whole blocks of
-// misaligned tiles side by side, 8-byte ones, ran slower so.)
+// second half comes where B's rows map to few cache sets. Misaligned 8-byte
+// tiles, side by side across a line of A (LINE_TILES), ran slower so.
+#if ELEMENT_BYTES < 8
+#define GROUPED_MODE(mode) ((mode) == ALIGNED || (mode) == UNALIGNED_WHOLE)
+#else
+#define GROUPED_MODE(mode) ((mode) == ALIGNED)
+#endif
 #define BLOCK TRANSPOSE_CPU_BLOCK
 #define CPU_LINE_BYTES 64
 #define TILES_PER_LINE (VEC * (uint)sizeof(ELEM) < CPU_LINE_BYTES ? CPU_LINE_BYTES / (VEC * (uint)sizeof(ELEM)) : 1)
@@ -828,9 +833,7 @@ transpose_block(uint2 group, ulong rows, ulong cols, const __global ELEM *a, ulo
         const __global ELEM *from = a + row0 * lda + col0 + c;
         __global ELEM *to = b + (col0 + c) * ldb + row0;
         uint r = 0;
-        const int down = stream || (grouped && (mode == ALIGNED ||
-                                                (mode == UNALIGNED_WHOLE && LINE_TILES == 1)));
-        if (down && valid_cols == VEC) {
+        if ((stream || (grouped && GROUPED_MODE(mode))) && valid_cols == VEC) {
             for (; r + DOWN_TILES * VEC <= block_rows; r += DOWN_TILES * VEC) {
 #pragma unroll
                 for (uint l = 0; l < line_tiles; ++l) {
