@@ -530,7 +530,9 @@ static inline uint bit_reversed(uint i, uint bits)
                                                      __global ELEM *to, ulong ldb, int wide)        \
     {                                                                                               \
         CAT(short_tile_, P)(from, lda, to, ldb, P, wide);                                           \
-    }                                                                                               \
+    }
+// Tiles of fewer lines than P (P / 2 < lines < P), out of line.
+#define DEFINE_PADDED_SHORT_TILE(P)                                                                 \
     static void CAT(transpose_padded_short_tile_, P)(const __global ELEM *from, ulong lda,          \
                                                      __global ELEM *to, ulong ldb, uint lines,      \
                                                      int wide)                                      \
@@ -546,6 +548,8 @@ DEFINE_SHORT_TILE(2, 1, 4)
 DEFINE_SHORT_TILE(4, 2, 8)
 DEFINE_SHORT_TILE(8, 3, 16)
 #endif
+DEFINE_PADDED_SHORT_TILE(4)
+DEFINE_PADDED_SHORT_TILE(8)
 
 #define SHORT_TILE_TAKES(lines) ((lines) >= 2 && (lines) <= 8)
 static inline void transpose_short_tile(const __global ELEM *from, ulong lda, __global ELEM *to,
