@@ -20,6 +20,8 @@
     X(TRANSPOSE_WORDS, transpose_by_words, TRANSPOSE_WORDS_SET, "words")                           \
     X(TRANSPOSE_COPY, transpose_copy, TRANSPOSE_PROGRAM_SET, "copy/contiguous")                     \
     X(TRANSPOSE_COPY_STRIDED, transpose_copy_strided, TRANSPOSE_PROGRAM_SET, "copy/strided")      \
-    X(TRANSPOSE_COPY_RUNS, transpose_copy_runs, TRANSPOSE_CPU_SET, "copy/strided-runs")
+    X(TRANSPOSE_COPY_RUNS, transpose_copy_runs, TRANSPOSE_CPU_SET, "copy/strided-runs")             \
+    X(TRANSPOSE_COPY_CONTIGUOUS_RUNS, transpose_copy_contiguous_runs, TRANSPOSE_CPU_SET,            \
+      "copy/contiguous-runs")
 
 #endif

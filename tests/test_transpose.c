@@ -26,8 +26,12 @@ static const size_t element_sizes[] = {1, 2, 4, 8, 16};
 enum path { PATH_ALIGNED, PATH_EDGE, PATH_UNALIGNED, PATH_COUNT };
 static const char *const path_names[] = {"aligned", "edge", "unaligned"};
 
-// The copy kernels of one-row and one-column matrices, by variant prefix.
-static const char *const copy_names[] = {"copy/contiguous/", "copy/contiguous-unaligned", "copy/strided"};
+// The copy kernels of one-row and one-column matrices, by variant prefix:
+// the vector kernels' aligned and unaligned copies (GPU methods), the CPU
+// method's contiguous runs, and the strided copies of both.
+enum copy_kernel { COPY_ALIGNED, COPY_UNALIGNED, COPY_CONTIGUOUS_RUNS, COPY_STRIDED };
+static const char *const copy_names[] = {"copy/contiguous/", "copy/contiguous-unaligned",
+                                         "copy/contiguous-runs/", "copy/strided"};
 #define COPY_COUNT (sizeof copy_names / sizeof copy_names[0])
 
 struct run {
@@ -304,13 +308,17 @@ static void check_shapes(struct run *run, int small, unsigned long long *seed)
                   "%s: no %zu-byte call took the span kernel with A (%d) and B (%d) as a span",
                   run->label, element_sizes[s], run->spans[s][0], run->spans[s][1]);
     // One-row and one-column shapes, with and without strides and offsets,
-    // took every copy kernel (element sizes above a vector's have no
-    // misaligned offsets).
+    // took every copy kernel of their method (element sizes above a
+    // vector's have no misaligned offsets).
     for (size_t s = 0; s < SIZE_COUNT; ++s)
-        for (size_t c = 0; c < COPY_COUNT; ++c)
-            if (c != 1 || (element_sizes[s] < 16 && (size_t)run->vector_bytes >= 2 * element_sizes[s]))
+        for (size_t c = 0; c < COPY_COUNT; ++c) {
+            int expected = c == COPY_STRIDED || (c == COPY_CONTIGUOUS_RUNS) == run->cpu_method[s];
+            if (c == COPY_UNALIGNED)
+                expected &= element_sizes[s] < 16 && (size_t)run->vector_bytes >= 2 * element_sizes[s];
+            if (expected)
                 CHECK(run->copies[s][c], "%s: no %zu-byte call took the %s kernel", run->label,
                       element_sizes[s], copy_names[c]);
+        }
 }
 
 // One row written to B, or one column read from A, with small strides (the
@@ -595,13 +603,15 @@ static void run_config(const struct test_device *device, const char *profile, co
     tailor_origin origin;
     CHECK_STATUS(tailor_context_parameter(run.handle, "TRANSPOSE_REALIGN", &realign, &origin),
                  TAILOR_SUCCESS);
-    for (size_t s = 0; s + 1 < SIZE_COUNT; ++s) {
+    for (size_t s = 0; s < SIZE_COUNT; ++s) {
         char name[32];
         int method = 0;
         snprintf(name, sizeof name, "TRANSPOSE_METHOD_%zu", element_sizes[s]);
         CHECK_STATUS(tailor_context_parameter(run.handle, name, &method, &origin), TAILOR_SUCCESS);
-        run.gpu_method[s] = method != 2 && device->info.mem_base_addr_align_bits >= 128;
         run.cpu_method[s] = method == 2;
+        // The GPU methods' paths checked are of elements that vectors hold.
+        run.gpu_method[s] = method != 2 && element_sizes[s] < 16 &&
+                            device->info.mem_base_addr_align_bits >= 128;
         run.expect_realigned[s] = run.gpu_method[s] && (realign >> s & 1) &&
                                   (size_t)run.vector_bytes >= 2 * element_sizes[s];
     }

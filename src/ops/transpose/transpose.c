@@ -164,7 +164,8 @@ struct launch_plan {
     int copy_aligned;
     unsigned tile_cols_log2; // the element-wise and span kernels' tile; the narrow kernel's short rows
     cl_uint span_modes;      // the span kernel: bit 0 A, bit 1 B as one span
-    cl_ulong copy_run;       // the CPU method's strided copy: elements per work-item
+    cl_ulong copy_run;       // the CPU method's copies: elements per work-item
+    int copy_stream;         // the CPU method's contiguous copy: non-temporal stores
     cl_uint row_shift;       // the realigned kernel: rows its tiles start above multiples of theirs
     cl_uint peel_rows, peel_cols; // the peeled kernel: A's rows and columns before the interior
 };
@@ -198,7 +199,7 @@ static tailor_status plan_copy(const struct transpose_call *c, struct launch_pla
     p->copy_aligned = c->a_offset % vec == 0 && c->b_offset % vec == 0 &&
                       vec * c->element_bytes * 8 <= c->ctx->info.mem_base_addr_align_bits;
     p->op.kernel = contiguous ? KERNEL_TRANSPOSE_COPY : KERNEL_TRANSPOSE_COPY_STRIDED;
-    if (!contiguous && p->method == TRANSPOSE_CPU) {
+    if (p->method == TRANSPOSE_CPU) {
         // About COPY_RUNS_PER_UNIT runs per compute unit, none shorter than
         // COPY_RUN_MIN elements.
         cl_ulong units = c->ctx->info.compute_units ? c->ctx->info.compute_units : 1;
@@ -206,10 +207,15 @@ static tailor_status plan_copy(const struct transpose_call *c, struct launch_pla
         p->copy_run = run > COPY_RUN_MIN ? run : COPY_RUN_MIN;
         p->group = 1;
         p->tiles = (size_t)((p->count - 1) / p->copy_run + 1);
-        p->op.kernel = KERNEL_TRANSPOSE_COPY_RUNS;
+        p->op.kernel = contiguous ? KERNEL_TRANSPOSE_COPY_CONTIGUOUS_RUNS : KERNEL_TRANSPOSE_COPY_RUNS;
+        // Non-temporal stores past the caches, as the CPU blocks' (plan_launch).
+        cl_ulong stream_bytes = (cl_ulong)c->ctx->profile.tune[TUNE_TRANSPOSE_CPU_STREAM_BYTES];
+        p->copy_stream = stream_bytes && p->count >= stream_bytes / c->element_bytes;
     }
-    snprintf(p->op.variant, sizeof p->op.variant, "%s%s%s", kernel_table[p->op.kernel].variant,
-             contiguous && !p->copy_aligned ? "-unaligned" : "",
+    int vector_copy = p->op.kernel == KERNEL_TRANSPOSE_COPY;
+    snprintf(p->op.variant, sizeof p->op.variant, "%s%s%s%s", kernel_table[p->op.kernel].variant,
+             vector_copy && !p->copy_aligned ? "-unaligned" : "",
+             p->op.kernel == KERNEL_TRANSPOSE_COPY_CONTIGUOUS_RUNS && p->copy_stream ? "/stream" : "",
              c->scaling != SCALING_NONE ? "/scaled" : "");
     return TAILOR_SUCCESS;
 }
@@ -530,17 +536,21 @@ static tailor_status launch_copy(const struct transpose_call *c, const struct la
     args_u64(&args, plan->count);
     args_mem(&args, c->a);
     args_u64(&args, c->a_offset);
-    int strided = plan->op.kernel != KERNEL_TRANSPOSE_COPY;
+    int strided = plan->op.kernel == KERNEL_TRANSPOSE_COPY_STRIDED ||
+                  plan->op.kernel == KERNEL_TRANSPOSE_COPY_RUNS;
     if (strided)
         args_u64(&args, plan->a_stride);
     args_mem(&args, c->b);
     args_u64(&args, c->b_offset);
     if (strided)
         args_u64(&args, plan->b_stride);
-    else
+    else if (plan->op.kernel == KERNEL_TRANSPOSE_COPY)
         args_u32(&args, (cl_uint)plan->copy_aligned);
-    if (plan->op.kernel == KERNEL_TRANSPOSE_COPY_RUNS)
+    if (plan->op.kernel == KERNEL_TRANSPOSE_COPY_RUNS ||
+        plan->op.kernel == KERNEL_TRANSPOSE_COPY_CONTIGUOUS_RUNS)
         args_u64(&args, plan->copy_run);
+    if (plan->op.kernel == KERNEL_TRANSPOSE_COPY_CONTIGUOUS_RUNS)
+        args_u32(&args, (cl_uint)plan->copy_stream);
     args_alpha(&args, c);
     size_t global = plan->tiles * plan->group;
     return kernel_launch(c->ctx, plan->op.program, plan->op.kernel, &args, c->queue, 1, &global,
@@ -550,7 +560,8 @@ static tailor_status launch_copy(const struct transpose_call *c, const struct la
 static tailor_status launch(const struct transpose_call *c, const struct launch_plan *plan)
 {
     if (plan->op.kernel == KERNEL_TRANSPOSE_COPY || plan->op.kernel == KERNEL_TRANSPOSE_COPY_STRIDED ||
-        plan->op.kernel == KERNEL_TRANSPOSE_COPY_RUNS)
+        plan->op.kernel == KERNEL_TRANSPOSE_COPY_RUNS ||
+        plan->op.kernel == KERNEL_TRANSPOSE_COPY_CONTIGUOUS_RUNS)
         return launch_copy(c, plan);
     struct kernel_args args = {0};
     args_u64(&args, c->rows);
