@@ -2047,28 +2047,10 @@ __kernel void transpose_copy_runs(ulong count, const __global ELEM *restrict a, 
 // items, each loading vectors a group's span apart, stalled where B lay a
 // little past A modulo 4 KiB: x86 cores match loads against pending stores
 // by the low 12 address bits), B's side aligned (its first elements up to a
-// vector boundary one by one), non-temporal stores where `stream`.
-static inline __attribute__((always_inline)) void
-copy_blocks(const __global ELEM *a, __global ELEM *b, ulong first, ulong end,
-            const int stream ALPHA_PARAMETER)
-{
-    for (ulong i = first; i < end; i += COPY_BLOCK * VEC) {
-        ELEMV v[COPY_BLOCK];
-#pragma unroll
-        for (uint q = 0; q < COPY_BLOCK; ++q)
-            v[q] = VLOAD(a + i + q * VEC);
-#pragma unroll
-        for (uint q = 0; q < COPY_BLOCK; ++q)
-            if (stream)
-                __builtin_nontemporal_store(SCALE(v[q]), (__global ELEMV *)(b + i + q * VEC));
-            else
-                *(__global ELEMV *)(b + i + q * VEC) = SCALE(v[q]);
-    }
-}
-
+// vector boundary one by one).
 __kernel void transpose_copy_contiguous_runs(ulong count, const __global ELEM *restrict a,
                                              ulong a_offset, __global ELEM *restrict b,
-                                             ulong b_offset, ulong run, uint stream ALPHA_PARAMETER)
+                                             ulong b_offset, ulong run ALPHA_PARAMETER)
 {
     a += a_offset;
     b += b_offset;
@@ -2078,10 +2060,15 @@ __kernel void transpose_copy_contiguous_runs(ulong count, const __global ELEM *r
     ulong blocks_end = blocks_from + (end - blocks_from) / (COPY_BLOCK * VEC) * (COPY_BLOCK * VEC);
     for (ulong i = first; i < blocks_from; ++i)
         b[i] = SCALE_ONE(a[i]);
-    if (stream)
-        copy_blocks(a, b, blocks_from, blocks_end, 1 ALPHA_ARGUMENT);
-    else
-        copy_blocks(a, b, blocks_from, blocks_end, 0 ALPHA_ARGUMENT);
+    for (ulong i = blocks_from; i < blocks_end; i += COPY_BLOCK * VEC) {
+        ELEMV v[COPY_BLOCK];
+#pragma unroll
+        for (uint q = 0; q < COPY_BLOCK; ++q)
+            v[q] = VLOAD(a + i + q * VEC);
+#pragma unroll
+        for (uint q = 0; q < COPY_BLOCK; ++q)
+            *(__global ELEMV *)(b + i + q * VEC) = SCALE(v[q]);
+    }
     for (ulong i = blocks_end; i < end; ++i)
         b[i] = SCALE_ONE(a[i]);
 }

@@ -165,7 +165,6 @@ struct launch_plan {
     unsigned tile_cols_log2; // the element-wise and span kernels' tile; the narrow kernel's short rows
     cl_uint span_modes;      // the span kernel: bit 0 A, bit 1 B as one span
     cl_ulong copy_run;       // the CPU method's copies: elements per work-item
-    int copy_stream;         // the CPU method's contiguous copy: non-temporal stores
     cl_uint row_shift;       // the realigned kernel: rows its tiles start above multiples of theirs
     cl_uint peel_rows, peel_cols; // the peeled kernel: A's rows and columns before the interior
 };
@@ -208,14 +207,9 @@ static tailor_status plan_copy(const struct transpose_call *c, struct launch_pla
         p->group = 1;
         p->tiles = (size_t)((p->count - 1) / p->copy_run + 1);
         p->op.kernel = contiguous ? KERNEL_TRANSPOSE_COPY_CONTIGUOUS_RUNS : KERNEL_TRANSPOSE_COPY_RUNS;
-        // Non-temporal stores past the caches, as the CPU blocks' (plan_launch).
-        cl_ulong stream_bytes = (cl_ulong)c->ctx->profile.tune[TUNE_TRANSPOSE_CPU_STREAM_BYTES];
-        p->copy_stream = stream_bytes && p->count >= stream_bytes / c->element_bytes;
     }
-    int vector_copy = p->op.kernel == KERNEL_TRANSPOSE_COPY;
-    snprintf(p->op.variant, sizeof p->op.variant, "%s%s%s%s", kernel_table[p->op.kernel].variant,
-             vector_copy && !p->copy_aligned ? "-unaligned" : "",
-             p->op.kernel == KERNEL_TRANSPOSE_COPY_CONTIGUOUS_RUNS && p->copy_stream ? "/stream" : "",
+    snprintf(p->op.variant, sizeof p->op.variant, "%s%s%s", kernel_table[p->op.kernel].variant,
+             p->op.kernel == KERNEL_TRANSPOSE_COPY && !p->copy_aligned ? "-unaligned" : "",
              c->scaling != SCALING_NONE ? "/scaled" : "");
     return TAILOR_SUCCESS;
 }
@@ -549,8 +543,6 @@ static tailor_status launch_copy(const struct transpose_call *c, const struct la
     if (plan->op.kernel == KERNEL_TRANSPOSE_COPY_RUNS ||
         plan->op.kernel == KERNEL_TRANSPOSE_COPY_CONTIGUOUS_RUNS)
         args_u64(&args, plan->copy_run);
-    if (plan->op.kernel == KERNEL_TRANSPOSE_COPY_CONTIGUOUS_RUNS)
-        args_u32(&args, (cl_uint)plan->copy_stream);
     args_alpha(&args, c);
     size_t global = plan->tiles * plan->group;
     return kernel_launch(c->ctx, plan->op.program, plan->op.kernel, &args, c->queue, 1, &global,

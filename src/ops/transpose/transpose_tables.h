@@ -112,8 +112,7 @@
     X(TRANSPOSE_CPU_BLOCK, OP_TRANSPOSE, DEFINE, TRANSPOSE_CPU_SET, 64, 16, 1024, POW2,             \
       "CPU blocks: the edge of each work-item's block")                                             \
     X(TRANSPOSE_CPU_STREAM_BYTES, OP_TRANSPOSE, HOST, 0, 0, 0, 1 << 30, 0,                          \
-      "CPU blocks and contiguous copies: B from this size on is written with non-temporal "       \
-      "stores (0: never)")                                                                         \
+      "CPU blocks: B from this size on is written with non-temporal stores (0: never)")             \
     X(TRANSPOSE_LOAD_HINT, OP_TRANSPOSE, DEFINE, TRANSPOSE_PROGRAM_SET, 0, 0, 2, NVIDIA_ONLY,       \
       "NVIDIA: cache hint of 16-byte loads: 0 none, 1 evict first, 2 read-only, no L1 allocation")  \
     X(TRANSPOSE_STORE_HINT, OP_TRANSPOSE, DEFINE, TRANSPOSE_PROGRAM_SET, 0, 0, 1, NVIDIA_ONLY,      \
