@@ -793,13 +793,19 @@ store_local(ulong rows, ulong cols, __global ELEM *b, ulong ldb,
 #define CPU_LINE_BYTES 64
 #define TILES_PER_LINE (VEC * (uint)sizeof(ELEM) < CPU_LINE_BYTES ? CPU_LINE_BYTES / (VEC * (uint)sizeof(ELEM)) : 1)
 #define DOWN_TILES TILES_PER_LINE
-// Tiles of 8- and 16-byte elements (a few elements each) side by side
-// along A's rows, as many as cover a 64-byte line of A, so that one pass
-// down the block reads each line of A whole (a later pass found the rest of
-// a line evicted where A's rows map to few cache sets) and each row of a
-// pass moves more than one small tile. Smaller elements' tiles are larger,
-// and side by side they ran no faster (doc/performance.md).
-#define LINE_TILES (ELEMENT_BYTES >= 8 && TILES_PER_LINE * VEC <= BLOCK ? TILES_PER_LINE : 1)
+// Tiles side by side along A's rows, as many as cover a 64-byte line of A,
+// so that one pass down the block reads each line of A whole: a later pass
+// found the rest of a line evicted where A's rows map to few cache sets
+// (power-of-two leading dimensions), and small tiles of 8- and 16-byte
+// elements move more than one tile a row of a pass. For 4-byte elements in
+// aligned blocks only: misaligned rows of floats, and 1- and 2-byte tiles,
+// ran slower side by side (doc/performance.md).
+#define LINE_TILES (ELEMENT_BYTES >= 4 && TILES_PER_LINE * VEC <= BLOCK ? TILES_PER_LINE : 1)
+#if ELEMENT_BYTES >= 8
+#define LINE_MODE(mode) WHOLE(mode)
+#else
+#define LINE_MODE(mode) ((mode) == ALIGNED)
+#endif
 
 // Transposes (and scales) the tile of A at `from` into v. Always inlined:
 // POCL's compiler kept it out of line in the 1-byte programs, a call per
@@ -831,7 +837,7 @@ transpose_block(uint2 group, ulong rows, ulong cols, const __global ELEM *a, ulo
     }
     // Border blocks (all of a narrow matrix's) move one tile at a time (side
     // by side, tall-skinny matrices ran slower).
-    const uint line_tiles = WHOLE(mode) ? LINE_TILES : 1;
+    const uint line_tiles = LINE_MODE(mode) ? LINE_TILES : 1;
     for (uint c = 0; c < block_cols; c += line_tiles * VEC) {
         uint valid_cols = WHOLE(mode) ? VEC : min((uint)VEC, block_cols - c);
         const __global ELEM *from = a + row0 * lda + col0 + c;
