@@ -169,6 +169,9 @@ struct launch_plan {
     cl_uint peel_rows, peel_cols; // the peeled kernel: A's rows and columns before the interior
 };
 
+// The cache line of CPUs (CPU_LINE_BYTES in cl/transpose.cl).
+#define CPU_LINE_BYTES 64
+
 // Work-items of a copy group, and the items each moves (COPY_STEPS in
 // cl/transpose.cl).
 #define COPY_GROUP 256
@@ -499,9 +502,13 @@ static tailor_status plan_launch(const struct transpose_call *c, struct launch_p
                    : !vectors    ? KERNEL_TRANSPOSE_UNALIGNED
                    : whole_tiles ? KERNEL_TRANSPOSE_ALIGNED
                                  : KERNEL_TRANSPOSE_EDGE;
-    // CPU kernels stream a B larger than the caches past them.
+    // CPU kernels stream a B larger than the caches past them, where B's
+    // rows start on cache lines: streamed stores that cover parts of two
+    // lines each are written out as partial lines.
     cl_ulong stream_bytes = (cl_ulong)t[TUNE_TRANSPOSE_CPU_STREAM_BYTES];
-    if (p->method == TRANSPOSE_CPU && vectors && stream_bytes &&
+    int b_lines = (c->b_offset * c->element_bytes) % CPU_LINE_BYTES == 0 &&
+                  (c->ldb * c->element_bytes) % CPU_LINE_BYTES == 0;
+    if (p->method == TRANSPOSE_CPU && vectors && b_lines && stream_bytes &&
         c->rows * c->cols >= stream_bytes / c->element_bytes)
         p->op.kernel = whole_tiles ? KERNEL_TRANSPOSE_ALIGNED_STREAM : KERNEL_TRANSPOSE_EDGE_STREAM;
     const char *path = kernel_table[p->op.kernel].variant;
