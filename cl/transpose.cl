@@ -2052,8 +2052,8 @@ __kernel void transpose_copy_runs(ulong count, const __global ELEM *restrict a, 
 // COPY_BLOCK vectors loaded before they are stored (a work-group loop's
 // items, each loading vectors a group's span apart, stalled where B lay a
 // little past A modulo 4 KiB: x86 cores match loads against pending stores
-// by the low 12 address bits), B's side aligned (its first elements up to a
-// vector boundary one by one).
+// by the low 12 address bits), B's side aligned (the elements before its
+// first vector boundary and after the last whole block through copy_run).
 __kernel void transpose_copy_contiguous_runs(ulong count, const __global ELEM *restrict a,
                                              ulong a_offset, __global ELEM *restrict b,
                                              ulong b_offset, ulong run ALPHA_PARAMETER)
@@ -2064,8 +2064,7 @@ __kernel void transpose_copy_contiguous_runs(ulong count, const __global ELEM *r
     ulong misaligned = (size_t)(b + first) / sizeof(ELEM) % VEC;
     ulong blocks_from = min(end, first + (VEC - misaligned) % VEC);
     ulong blocks_end = blocks_from + (end - blocks_from) / (COPY_BLOCK * VEC) * (COPY_BLOCK * VEC);
-    for (ulong i = first; i < blocks_from; ++i)
-        b[i] = SCALE_ONE(a[i]);
+    copy_run(a, 1, b, 1, first, blocks_from ALPHA_ARGUMENT);
     for (ulong i = blocks_from; i < blocks_end; i += COPY_BLOCK * VEC) {
         ELEMV v[COPY_BLOCK];
 #pragma unroll
@@ -2075,8 +2074,7 @@ __kernel void transpose_copy_contiguous_runs(ulong count, const __global ELEM *r
         for (uint q = 0; q < COPY_BLOCK; ++q)
             *(__global ELEMV *)(b + i + q * VEC) = SCALE(v[q]);
     }
-    for (ulong i = blocks_end; i < end; ++i)
-        b[i] = SCALE_ONE(a[i]);
+    copy_run(a, 1, b, 1, blocks_end, end ALPHA_ARGUMENT);
 }
 #undef COPY_BLOCK
 #endif
